@@ -1,0 +1,252 @@
+"""Meld kinds and the judge of a player's own grouping (`check`).
+
+A group of cards is classified as the best kind it can be: a pure sequence beats an impure one,
+which beats a set (a sequence counts towards the declaration, a set does not). Wild cards may act as
+themselves, so ``6S 7S 8S`` is pure even when sevens are wild.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rummyhall.cards import JOKER_CODE, Card, indian_points
+from rummyhall.melds.profiles import Profile, Wilds, get_profile
+
+
+class Kind(StrEnum):
+    PURE_SEQUENCE = "pure_sequence"
+    IMPURE_SEQUENCE = "impure_sequence"
+    SET = "set"
+    TUNNELA = "tunnela"
+    """Three identical natural cards (or, in Marriage, three printed jokers); a pure sequence."""
+    DUBLEE = "dublee"
+    """Two identical natural cards or two printed jokers (Marriage only; not a meld)."""
+    JOKERS = "jokers"
+    """A group of wild cards only that is no meld: vengala's loose jokers, Marriage's joker group."""
+    INVALID = "invalid"
+
+    @property
+    def is_meld(self) -> bool:
+        return self in _MELDS
+
+    @property
+    def is_sequence(self) -> bool:
+        return self in _SEQUENCES
+
+    @property
+    def is_pure(self) -> bool:
+        return self in _PURE
+
+
+_MELDS = frozenset({Kind.PURE_SEQUENCE, Kind.IMPURE_SEQUENCE, Kind.SET, Kind.TUNNELA})
+_SEQUENCES = frozenset({Kind.PURE_SEQUENCE, Kind.IMPURE_SEQUENCE, Kind.TUNNELA})
+_PURE = frozenset({Kind.PURE_SEQUENCE, Kind.TUNNELA})
+
+
+def card_points(code: int, wild: frozenset[int]) -> int:
+    """Points of a card left unmelded: jokers (printed or wild) 0, aces and courts 10, others face."""
+    if code in wild:
+        return 0
+    rank = code % 13 + 1
+    return 10 if rank == 1 or rank >= 10 else rank
+
+
+def _positions(rank: int) -> tuple[int, ...]:
+    """Places a rank can take in a run of positions 1..14 (the ace is low or high, never both)."""
+    return (1, 14) if rank == 1 else (rank,)
+
+
+def _window_jokers(start: int, end: int, fixed: list[int], optional: list[int]) -> int | None:
+    """Jokers needed to fill positions start..end when the ``fixed`` ranks must take a place of
+    their own and the ``optional`` (wild) ranks may take theirs; None if a fixed card has none."""
+    taken: set[int] = set()
+    for rank in fixed:
+        spot = next((p for p in _positions(rank) if start <= p <= end and p not in taken), None)
+        if spot is None:
+            return None
+        taken.add(spot)
+    for rank in optional:
+        spot = next((p for p in _positions(rank) if start <= p <= end and p not in taken), None)
+        if spot is not None:
+            taken.add(spot)
+    return end - start + 1 - len(taken)
+
+
+def sequence_jokers(codes: Sequence[int], wild: frozenset[int], profile: Profile) -> int | None:
+    """Fewest cards that must stand in for others to read ``codes`` as one sequence, or None."""
+    size = len(codes)
+    if not 3 <= size <= 14:
+        return None
+    fixed = [c for c in codes if c not in wild]
+    optional = [c for c in codes if c in wild and c != JOKER_CODE]
+    suits = {c // 13 for c in fixed} if fixed else {c // 13 for c in optional}
+    if fixed and len(suits) != 1:
+        return None
+    best: int | None = None
+    fixed_ranks = [c % 13 + 1 for c in fixed]
+    for suit in suits:
+        # Aces last: they have two places to go.
+        option_ranks = sorted((c % 13 + 1 for c in optional if c // 13 == suit), key=lambda r: r == 1)
+        for start in range(1, 16 - size):
+            jokers = _window_jokers(start, start + size - 1, fixed_ranks, option_ranks)
+            if jokers is None or jokers == size:
+                continue
+            if profile.max_jokers_per_meld is not None and jokers > profile.max_jokers_per_meld:
+                continue
+            if best is None or jokers < best:
+                best = jokers
+    return best
+
+
+def is_set(codes: Sequence[int], wild: frozenset[int], profile: Profile) -> bool:
+    """Three or four cards of one rank in different suits, jokers standing for missing suits."""
+    if len(codes) not in (3, 4):
+        return False
+    fixed = [c for c in codes if c not in wild]
+    ranks = {c % 13 for c in fixed} if fixed else {c % 13 for c in codes if c != JOKER_CODE}
+    for rank in ranks:
+        fixed_suits = [c // 13 for c in fixed]
+        if any(c % 13 != rank for c in fixed) or len(set(fixed_suits)) != len(fixed_suits):
+            continue
+        naturals = set(fixed_suits)
+        for c in codes:
+            if c in wild and c != JOKER_CODE and c % 13 == rank:
+                naturals.add(c // 13)
+        jokers = len(codes) - len(naturals)
+        if naturals and (profile.max_jokers_per_meld is None or jokers <= profile.max_jokers_per_meld):
+            return True
+    return False
+
+
+def classify(codes: Sequence[int], wilds: Wilds, profile: Profile) -> Kind:
+    """The best kind the group can be under the profile."""
+    wild = wilds.codes
+    size = len(codes)
+    identical = size > 1 and all(c == codes[0] for c in codes)
+    if size == 3 and identical and profile.identical_triple_pure:
+        if codes[0] != JOKER_CODE or profile.printed_joker_tunnela:
+            return Kind.TUNNELA
+    jokers = sequence_jokers(codes, wild, profile)
+    if jokers is not None:
+        return Kind.PURE_SEQUENCE if jokers == 0 else Kind.IMPURE_SEQUENCE
+    if is_set(codes, wild, profile):
+        return Kind.SET
+    if size == 2 and identical and profile.dublees:
+        return Kind.DUBLEE
+    if size and all(c in wild for c in codes):
+        return Kind.JOKERS
+    return Kind.INVALID
+
+
+def requirement_met(sequences: Iterable[tuple[bool, int]], profile: Profile) -> bool:
+    """Whether melded sequences, given as (pure, length), meet the declaration's requirement."""
+    seqs = list(sequences)
+    pure = [length for is_pure, length in seqs if is_pure]
+    if len(seqs) < profile.min_sequences or len(pure) < profile.min_pure_sequences:
+        return False
+    if profile.long_sequence is None:
+        return True
+    # One pure sequence and another one, either of them long.
+    long = profile.long_sequence
+    if any(length >= long for length in pure):
+        return True
+    return any(length >= long for is_pure, length in seqs if not is_pure)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    cards: list[Card]
+    kind: Kind
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How a player's own grouping is judged.
+
+    ``declarable``: the grouping is a valid declaration. ``score``: the card points it scores for a
+    loser (capped; fixed scores such as drops are the engine's). ``two_point``: Marriage only, the
+    grouping shows a shape that limits a loser to 2 points. ``reason``: why it is no declaration."""
+
+    groups: list[Group]
+    declarable: bool
+    score: int
+    two_point: bool
+    reason: str | None
+
+
+def _reason(kinds: list[Kind], sizes: list[int], met: bool, profile: Profile) -> str | None:
+    seqs = [(k.is_pure, n) for k, n in zip(kinds, sizes, strict=True) if k.is_sequence]
+    if not met:
+        pure = sum(1 for is_pure, _ in seqs if is_pure)
+        if pure < profile.min_pure_sequences:
+            need = profile.min_pure_sequences
+            return "no pure sequence" if need == 1 else f"needs {need} pure sequences, has {pure}"
+        if len(seqs) < profile.min_sequences:
+            return f"needs {profile.min_sequences} sequences, has {len(seqs)}"
+        return f"one of the two sequences needs {profile.long_sequence} or more cards"
+    for number, (kind, size) in enumerate(zip(kinds, sizes, strict=True), 1):
+        if not kind.is_meld and not (kind is Kind.JOKERS and profile.loose_jokers):
+            what = "jokers alone are" if kind is Kind.JOKERS else f"{size} cards are"
+            return f"group {number}: {what} not a valid sequence or set"
+    return None
+
+
+def check(
+    groups: Sequence[Sequence[Card]], *, joker: Card, profile: Profile | str
+) -> Verdict:
+    """Judge a player's grouping of their cards under ``profile`` with ``joker`` as the cut card."""
+    prof = get_profile(profile)
+    wilds = Wilds.of(joker, prof)
+    wild = wilds.codes
+    code_groups = [[card.code for card in group] for group in groups]
+    kinds = [classify(codes, wilds, prof) for codes in code_groups]
+    sizes = [len(codes) for codes in code_groups]
+    seqs = [(k.is_pure, n) for k, n in zip(kinds, sizes, strict=True) if k.is_sequence]
+    met = requirement_met(seqs, prof)
+
+    def points(where: Iterable[bool]) -> int:
+        return sum(
+            card_points(code, wild)
+            for counted, codes in zip(where, code_groups, strict=True)
+            if counted
+            for code in codes
+        )
+
+    if met:
+        score = points(not k.is_meld for k in kinds)
+    elif prof.unmet == "pure_exempt":
+        score = points(not k.is_pure for k in kinds)
+    else:
+        score = points(True for _ in kinds)
+    score = min(score, prof.cap)
+
+    reason = _reason(kinds, sizes, met, prof)
+    declarable = reason is None
+    two_point = False
+    if prof.dublees:
+        tunnelas = kinds.count(Kind.TUNNELA)
+        dublees = kinds.count(Kind.DUBLEE)
+        joker_group = max(
+            (len(codes) for codes in code_groups if codes and all(c in wild for c in codes)),
+            default=0,
+        )
+        shape = tunnelas >= prof.win_tunnelas or dublees >= prof.win_dublees
+        if not declarable and (shape or joker_group >= prof.win_jokers):
+            declarable, reason = True, None
+        two_point = (
+            (met and all(k.is_meld for k in kinds))
+            or dublees >= prof.two_point_dublees
+            or joker_group >= prof.two_point_jokers
+        )
+    return Verdict(
+        groups=[Group(list(g), k) for g, k in zip(groups, kinds, strict=True)],
+        declarable=declarable,
+        score=score,
+        two_point=two_point,
+        reason=reason,
+    )
+
+
+__all__ = ["Group", "Kind", "Verdict", "card_points", "check", "classify", "indian_points"]
