@@ -200,7 +200,7 @@ def shoe(decks: int, jokers_per_deck: int) -> list[Card]:
 
 def indian_points(card: Card) -> int:
     """Face points in the Indian-rummy family: 2-9 their number, 10/J/Q/K/A 10, printed joker 0.
-    (Wild-rank cards also count 0; that depends on the deal's joker and is applied by the solver.)"""
+    (Wild-rank cards count 0 too; that depends on the deal's cut card, so the solver applies it.)"""
     if card.suit is None:
         return 0
     return 10 if card.rank == ACE or card.rank >= 10 else card.rank

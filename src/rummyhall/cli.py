@@ -37,7 +37,9 @@ def _arrange_text(result: Arrangement) -> str:
         lines.append(f"  {format_cards(result.leftover):<28} unmelded")
     if result.discard is not None:
         lines.append(f"  discard {result.discard}")
-    lines.append(f"penalty {result.penalty}, " + ("declarable" if result.declarable else "not declarable"))
+    lines.append(
+        f"penalty {result.penalty}, " + ("declarable" if result.declarable else "not declarable")
+    )
     return "\n".join(lines)
 
 
@@ -77,7 +79,9 @@ def _cmd_arrange(args: argparse.Namespace, out: TextIO) -> int:
         print(f"arrange: {exc}", file=sys.stderr)
         return 2
     result = arrange(hand, joker=joker, profile=profile)
-    out.write((json.dumps(_arrangement_json(result)) if args.json else _arrange_text(result)) + "\n")
+    out.write(
+        (json.dumps(_arrangement_json(result)) if args.json else _arrange_text(result)) + "\n"
+    )
     return 0
 
 
@@ -87,7 +91,11 @@ def _cmd_verify_deal(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError:
         print("verify-deal: --server-seed must be hexadecimal", file=sys.stderr)
         return 2
-    order = deal_order(seed, args.client_seed, args.nonce, decks=args.decks, jokers=args.jokers)
+    try:
+        order = deal_order(seed, args.client_seed, args.nonce, decks=args.decks, jokers=args.jokers)
+    except ValueError as exc:
+        print(f"verify-deal: {exc}", file=sys.stderr)
+        return 2
     out.write(format_cards(order) + "\n")
     actual = commitment(seed)
     out.write(f"commitment {actual}\n")
@@ -107,12 +115,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("arrange", help="best arrangement and penalty of a hand")
     p.add_argument("hand", nargs="?", help='cards, e.g. "AS 2S 3S 7H 7D 7C ..."')
     p.add_argument("--joker", help="the cut card, e.g. 7D (JK: aces are wild)")
-    p.add_argument("--profile", default="indian13/classic", help="indian13/classic, indian13/vengala or marriage21")
+    p.add_argument(
+        "--profile",
+        default="indian13/classic",
+        help="indian13/classic, indian13/vengala or marriage21",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--batch", action="store_true", help="read JSON lines from stdin, write one result per line")
+    p.add_argument(
+        "--batch", action="store_true", help="read JSON lines from stdin, write one result per line"
+    )
     p.set_defaults(run=_cmd_arrange)
 
-    p = sub.add_parser("verify-deal", help="recompute a provably-fair deal and check its commitment")
+    p = sub.add_parser(
+        "verify-deal", help="recompute a provably-fair deal and check its commitment"
+    )
     p.add_argument("--server-seed", required=True, help="the revealed server seed (hex)")
     p.add_argument("--client-seed", required=True, help="the client seed (text)")
     p.add_argument("--nonce", type=int, required=True, help="the deal's nonce")

@@ -1,7 +1,8 @@
 """Meld kinds, rule profiles and the optimal-arrangement solver of the Indian-rummy family.
 
 ``arrange(hand, joker=..., profile=...)`` finds the best arrangement of a hand;
-``check(groups, joker=..., profile=...)`` judges a player's own grouping. docs/melds.md defines both.
+``check(groups, joker=..., profile=...)`` judges a player's own grouping.
+docs/melds.md defines both.
 """
 
 from rummyhall.melds.kinds import Group, Kind, Verdict, check, classify

@@ -24,7 +24,7 @@ class Kind(StrEnum):
     DUBLEE = "dublee"
     """Two identical natural cards or two printed jokers (Marriage only; not a meld)."""
     JOKERS = "jokers"
-    """A group of wild cards only that is no meld: vengala's loose jokers, Marriage's joker group."""
+    """Wild cards only, and no meld: vengala's loose jokers, Marriage's joker group."""
     INVALID = "invalid"
 
     @property
@@ -46,7 +46,7 @@ _PURE = frozenset({Kind.PURE_SEQUENCE, Kind.TUNNELA})
 
 
 def card_points(code: int, wild: frozenset[int]) -> int:
-    """Points of a card left unmelded: jokers (printed or wild) 0, aces and courts 10, others face."""
+    """Points of a card left unmelded: jokers (printed or wild) 0, aces and courts 10, else face."""
     if code in wild:
         return 0
     rank = code % 13 + 1
@@ -88,7 +88,9 @@ def sequence_jokers(codes: Sequence[int], wild: frozenset[int], profile: Profile
     fixed_ranks = [c % 13 + 1 for c in fixed]
     for suit in suits:
         # Aces last: they have two places to go.
-        option_ranks = sorted((c % 13 + 1 for c in optional if c // 13 == suit), key=lambda r: r == 1)
+        option_ranks = sorted(
+            (c % 13 + 1 for c in optional if c // 13 == suit), key=lambda r: r == 1
+        )
         for start in range(1, 16 - size):
             jokers = _window_jokers(start, start + size - 1, fixed_ranks, option_ranks)
             if jokers is None or jokers == size:
@@ -115,7 +117,9 @@ def is_set(codes: Sequence[int], wild: frozenset[int], profile: Profile) -> bool
             if c in wild and c != JOKER_CODE and c % 13 == rank:
                 naturals.add(c // 13)
         jokers = len(codes) - len(naturals)
-        if naturals and (profile.max_jokers_per_meld is None or jokers <= profile.max_jokers_per_meld):
+        if naturals and (
+            profile.max_jokers_per_meld is None or jokers <= profile.max_jokers_per_meld
+        ):
             return True
     return False
 
@@ -125,9 +129,13 @@ def classify(codes: Sequence[int], wilds: Wilds, profile: Profile) -> Kind:
     wild = wilds.codes
     size = len(codes)
     identical = size > 1 and all(c == codes[0] for c in codes)
-    if size == 3 and identical and profile.identical_triple_pure:
-        if codes[0] != JOKER_CODE or profile.printed_joker_tunnela:
-            return Kind.TUNNELA
+    if (
+        size == 3
+        and identical
+        and profile.identical_triple_pure
+        and (codes[0] != JOKER_CODE or profile.printed_joker_tunnela)
+    ):
+        return Kind.TUNNELA
     jokers = sequence_jokers(codes, wild, profile)
     if jokers is not None:
         return Kind.PURE_SEQUENCE if jokers == 0 else Kind.IMPURE_SEQUENCE
@@ -193,9 +201,7 @@ def _reason(kinds: list[Kind], sizes: list[int], met: bool, profile: Profile) ->
     return None
 
 
-def check(
-    groups: Sequence[Sequence[Card]], *, joker: Card, profile: Profile | str
-) -> Verdict:
+def check(groups: Sequence[Sequence[Card]], *, joker: Card, profile: Profile | str) -> Verdict:
     """Judge a player's grouping of their cards under ``profile`` with ``joker`` as the cut card."""
     prof = get_profile(profile)
     wilds = Wilds.of(joker, prof)

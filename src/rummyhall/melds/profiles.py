@@ -140,6 +140,11 @@ class Wilds:
     codes: frozenset[int]
     value_codes: tuple[int, int, int] | None
 
+    @property
+    def natural_codes(self) -> tuple[int, ...]:
+        """The wild cards that are not printed jokers (they can also be used as themselves)."""
+        return tuple(sorted(c for c in self.codes if c != JOKER.code))
+
     @staticmethod
     def of(cut: Card, profile: Profile) -> Wilds:
         if cut.is_joker:
