@@ -26,7 +26,6 @@ from rummyhall.cards import JOKER_CODE, Card
 from rummyhall.melds.kinds import Kind, classify
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.suits import (
-    LEFTOVER,
     POINTS,
     WITNESS,
     Meld,
@@ -34,12 +33,13 @@ from rummyhall.melds.suits import (
     PureSummary,
     SuitRules,
     SuitTable,
+    SuitTables,
     Witness,
     combine_table,
     melds,
     pure_tables,
-    suit_solver,
 )
+from rummyhall.melds.suits import count as count_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,17 +74,19 @@ class _Best:
     discard_joker: bool
 
 
-@dataclass(frozen=True, slots=True)
-class _Skeleton:
-    """A result in card codes; turned into the caller's physical cards by :func:`_realise`."""
-
-    groups: tuple[tuple[int, ...], ...]
-    kinds: tuple[Kind, ...]
-    leftover: tuple[int, ...]
-    penalty: int
-    declarable: bool
-    discard: int | None
-    two_point: tuple[tuple[int, ...], ...] | None
+_Skeleton = tuple[
+    tuple[tuple[int, ...], ...],
+    tuple[str, ...],
+    tuple[int, ...],
+    int,
+    bool,
+    int,
+    tuple[tuple[int, ...], ...],
+]
+"""A result in card codes, kept in the result cache and turned into the caller's physical cards
+by :func:`_realise`: (groups, kinds, leftover, penalty, declarable, discard or -1, 2-point groups
+or ()). Plain tuples of ints and strings, which the garbage collector soon stops tracking."""
+_KIND: Final = {kind.value: kind for kind in Kind}
 
 
 _RULES: dict[str, SuitRules] = {}
@@ -138,13 +140,13 @@ def _set_choices(have: tuple[int, int, int, int], pool: int, profile: Profile) -
     return choices
 
 
-JOKER_BOUND: Final = {False: 4, True: 6}
-"""Per-suit tables are built for up to this many jokers (13-card, Marriage) and shared by every
-hand with no more wild cards than that; a hand with more gets tables of its own size."""
+JOKER_BOUND: Final = 4
+"""Per-suit tables are built for at least this many jokers and shared by every hand with no more
+wild cards (a hand filters out what it cannot afford); a hand with more builds larger ones."""
 
 _WILDS: dict[tuple[int, str], Wilds] = {}
 _RESULTS: dict[tuple[str, int, bool, tuple[int, ...]], _Skeleton] = {}
-_RESULTS_LIMIT: Final = 200_000
+_RESULTS_LIMIT: Final = 100_000
 
 
 def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arrangement:
@@ -175,6 +177,7 @@ def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arr
 
 def _realise(sk: _Skeleton, hand: Sequence[Card]) -> Arrangement:
     """Hand the caller its own physical cards back, placed as the skeleton says."""
+    sk_groups, sk_kinds, sk_leftover, penalty, declarable, sk_discard, sk_two_point = sk
     pool: dict[int, list[Card]] = {}
     for card in hand:
         pool.setdefault(card.code, []).append(card)
@@ -182,21 +185,21 @@ def _realise(sk: _Skeleton, hand: Sequence[Card]) -> Arrangement:
     def take(code: int) -> Card:
         return pool[code].pop()
 
-    groups = [[take(code) for code in group] for group in sk.groups]
-    discard = take(sk.discard) if sk.discard is not None else None
-    leftover = [take(code) for code in sk.leftover]
+    groups = [[take(code) for code in group] for group in sk_groups]
+    discard = take(sk_discard) if sk_discard >= 0 else None
+    leftover = [take(code) for code in sk_leftover]
     two_point = None
-    if sk.two_point is not None:
+    if sk_two_point:
         lookup: dict[int, list[Card]] = {}
         for card in hand:
             lookup.setdefault(card.code, []).append(card)
-        two_point = [[lookup[code].pop() for code in group] for group in sk.two_point]
+        two_point = [[lookup[code].pop() for code in group] for group in sk_two_point]
     return Arrangement(
         groups=groups,
         leftover=leftover,
-        penalty=sk.penalty,
-        declarable=sk.declarable,
-        kinds=list(sk.kinds),
+        penalty=penalty,
+        declarable=declarable,
+        kinds=[_KIND[kind] for kind in sk_kinds],
         discard=discard,
         two_point_groups=two_point,
     )
@@ -211,7 +214,10 @@ def _solve(
     rules = _rules(profile)
     wild = wilds.codes
     printed = counts[JOKER_CODE]
-    suits = [tuple(counts[s * 13 : s * 13 + 13]) for s in range(4)]
+    suits = [0, 0, 0, 0]  # packed counts (suits.pack)
+    for code in codes:
+        if code != JOKER_CODE:
+            suits[code // 13] += 1 << (2 * (code % 13))
     wild_masks = [0, 0, 0, 0]
     wild_total = printed
     for code in wilds.natural_codes:
@@ -242,13 +248,13 @@ def _solve(
         unmet, unmet_pick = _best_pure(summaries, discard_mode, wild_total > 0)
 
     # Step 2: is the requirement within reach? Sets and jokers never make a pure sequence.
-    reachable = sum(t.most_pure for t in summaries) >= profile.min_pure_sequences
+    reachable = sum(t[4] for t in summaries) >= profile.min_pure_sequences
 
     best: _Best | None = None
     if reachable:
-        best = _search_sets(
+        best = _SetSearch(
             suits, wild_masks, printed, wild_total, rules, profile, discard_mode, unmet
-        )
+        ).run()
     if best is not None and (best.penalty <= unmet or best.declarable):
         return _build_met(best, codes, wilds, profile)
     return _build_unmet(
@@ -261,158 +267,243 @@ def _best_pure(
 ) -> tuple[int, tuple[Witness, ...]]:
     """Fewest points outside pure sequences over the four suits, with exactly one discard when
     ``discard_mode``: the dearest card of one suit, or a wild card (worth 0 anyway)."""
-    total = sum(t.points for t in tabs)
-    plain = tuple(t.witness for t in tabs)
+    total = sum(t[0] for t in tabs)
+    plain = tuple(t[1] for t in tabs)
     if not discard_mode:
         return total, plain
     best: tuple[int, tuple[Witness, ...]] | None = (total, plain) if wild_discard else None
-    for s, t in enumerate(tabs):
-        if t.points_discarding is None:
+    for s, (points, _, points_discarding, witness_discarding, _) in enumerate(tabs):
+        if points_discarding < 0:
             continue
-        cand = total - t.points + t.points_discarding
+        cand = total - points + points_discarding
         if best is None or cand < best[0]:
-            best = (cand, (*plain[:s], t.witness_discarding, *plain[s + 1 :]))
+            best = (cand, (*plain[:s], witness_discarding, *plain[s + 1 :]))
     assert best is not None
     return best
 
 
-def _search_sets(
-    suits: list[tuple[int, ...]],
-    wild_masks: list[int],
-    printed: int,
-    wild_total: int,
-    rules: SuitRules,
-    profile: Profile,
-    discard_mode: bool,
-    incumbent: int,
-) -> _Best | None:
-    """Best arrangement that meets the requirement, over every way to take sets out."""
-    comb = combine_table(rules)
-    set_ranks: list[tuple[int, list[_SetChoice]]] = []
-    for r in range(1, 14):
-        have = tuple(0 if wild_masks[s] >> r & 1 else suits[s][r - 1] for s in range(4))
-        if sum(1 for n in have if n) >= 2:
-            choices = _set_choices(have, wild_total, profile)  # type: ignore[arg-type]
-            if len(choices) > 1:
-                set_ranks.append((r, choices))
-    current = [list(ranks) for ranks in suits]
-    best: list[_Best | None] = [None]
-    # Penalties at or above the cap all score the cap, so the cap bounds the search too.
-    limit = [min(incumbent, profile.cap)]
-    # Points of the cards of each suit that sets at ranks from i on could still take.
-    open_points = [[0] * 4 for _ in range(len(set_ranks) + 1)]
-    for i in range(len(set_ranks) - 1, -1, -1):
-        r = set_ranks[i][0]
-        for s in range(4):
-            open_points[i][s] = open_points[i + 1][s] + suits[s][r - 1] * POINTS[r - 1]
+# A pair of suits combined: (leftover, jokers, state, discard, absorber, option of the first suit,
+# option of the second), one per distinct (jokers, state, discard, absorber), fewest leftover first.
+_Pair = tuple[int, int, int, int, int, Option, Option]
+# A pair list, and the same entries grouped by state (each group fewest leftover first).
+_Joined = tuple[list[_Pair], list[tuple[int, list[_Pair]]]]
 
-    tables = suit_solver(rules, max(wild_total, JOKER_BOUND[rules.marriage]), discard_mode)
 
-    def table(s: int) -> SuitTable:
-        return tables.table(tuple(current[s]), wild_masks[s])
+def _combine_pair(
+    first: SuitTable, second: SuitTable, budget: int, cap: int, comb: tuple[tuple[int, ...], ...]
+) -> list[_Pair]:
+    """Two suits' options joined, keeping per (jokers, state, discard, absorber) the least
+    leftover; combinations at ``cap`` or above (and above 0) cannot win and are dropped."""
+    best: dict[tuple[int, int, int, int], _Pair] = {}
+    rows = second.upto(budget)
+    for o1 in first.upto(budget):
+        lo1, j1, st1, d1, ab1, _ = o1
+        row = comb[st1]
+        for o2 in rows:
+            lo = lo1 + o2[0]
+            if lo >= cap and lo > 0:
+                break  # rows come sorted by leftover
+            d = d1 + o2[3]
+            if d > 1:
+                continue
+            key = (j1 + o2[1], row[o2[2]], d, ab1 | o2[4])
+            old = best.get(key)
+            if old is None or lo < old[0]:
+                best[key] = (lo, key[0], key[1], d, key[3], o1, o2)
+    return sorted(best.values(), key=lambda e: e[:5])
 
-    def hopeless(bound: int) -> bool:
-        """No arrangement at least ``bound`` can win: it is not better and, above 0, not a
-        declaration either."""
-        return bound > 0 and bound >= limit[0]
 
-    def leaf(chosen: tuple[tuple[int, _SetChoice], ...], set_jokers: int, room: int) -> None:
-        tables = [table(s) for s in range(4)]
-        budget = wild_total - set_jokers
-        if hopeless(sum(t.upto(budget)[0][LEFTOVER] for t in tables)):
-            return
-        # Combine the suits: per (jokers, state, discard, absorber) the least leftover, keeping
-        # one back-pointer per layer to recover the options of the best entry.
-        cap = limit[0]
-        layers: list[
-            dict[
-                tuple[int, int, int, int],
-                tuple[int, Option | None, tuple[int, int, int, int] | None],
-            ]
-        ] = []
-        acc: dict[
-            tuple[int, int, int, int], tuple[int, Option | None, tuple[int, int, int, int] | None]
-        ] = {(0, 0, 0, 0): (0, None, None)}
-        for tab in tables:
-            nxt: dict[
-                tuple[int, int, int, int],
-                tuple[int, Option | None, tuple[int, int, int, int] | None],
-            ] = {}
-            rows = tab.upto(budget)
-            for key, (lo, _, _) in acc.items():
-                j, st, d, ab = key
-                row = comb[st]
-                for o in rows:
-                    olo, oj, ost, od, oab, _ = o
-                    cand = lo + olo
-                    if cand >= cap and cand > 0:
-                        break  # rows come sorted by leftover
-                    nd = d + od
-                    if nd > 1:
+_MET_WITH: dict[str, tuple[tuple[bool, ...], ...]] = {}
+
+
+def _met_with(rules: SuitRules, profile: Profile) -> tuple[tuple[bool, ...], ...]:
+    """``[a][b]``: whether states a and b together meet the requirement."""
+    table = _MET_WITH.get(profile.name)
+    if table is None:
+        comb = combine_table(rules)
+        n = len(comb)
+        table = tuple(tuple(_met(rules, profile, comb[a][b]) for b in range(n)) for a in range(n))
+        _MET_WITH[profile.name] = table
+    return table
+
+
+_NO_LIMIT: Final = 1 << 30
+
+
+class _SetSearch:
+    """The best arrangement that meets the requirement, over every way to take sets out.
+
+    A branch and bound: the ranks where a set is possible are decided one by one, and each leaf
+    joins the four suits' tables (two pairs of suits, then the pairs, cheapest first), stopping as
+    soon as nothing left can beat the best found so far (at first the score with the requirement
+    missed, or the cap)."""
+
+    def __init__(
+        self,
+        suits: list[int],
+        wild_masks: list[int],
+        printed: int,
+        wild_total: int,
+        rules: SuitRules,
+        profile: Profile,
+        discard_mode: bool,
+        incumbent: int,
+    ) -> None:
+        self.suits, self.wild_masks = suits, wild_masks
+        self.printed, self.wild_total = printed, wild_total
+        self.rules, self.profile, self.discard_mode = rules, profile, discard_mode
+        self.comb = combine_table(rules)
+        self.met_with = _met_with(rules, profile)
+        self.best: _Best | None = None
+        # Penalties at or above the cap all score the cap, so the cap bounds the search too.
+        self.limit = min(incumbent, profile.cap)
+        self.tables = SuitTables(rules, max(wild_total, JOKER_BOUND), discard_mode)
+        self.base = [self.tables.table(suits[s], wild_masks[s]) for s in range(4)]
+        self.current = list(suits)
+        self.taken = [0, 0, 0, 0]  # points of each suit's cards the chosen sets took
+        self.pairs: dict[tuple[SuitTable, SuitTable], _Joined] = {}
+        self.without_sets: dict[int, int] = {}
+        self.set_ranks: list[tuple[int, list[_SetChoice]]] = []
+        for r in range(1, 14):
+            have = tuple(0 if wild_masks[s] >> r & 1 else count_at(suits[s], r) for s in range(4))
+            if sum(1 for n in have if n) >= 2:
+                choices = _set_choices(have, wild_total, profile)  # type: ignore[arg-type]
+                if len(choices) > 1:
+                    self.set_ranks.append((r, choices))
+
+    def run(self) -> _Best | None:
+        self._leaf((), 0, 0)
+        self._walk(0, (), 0, 0)
+        return self.best
+
+    def _hopeless(self, bound: int) -> bool:
+        """Nothing scoring ``bound`` or more can win: no better, and above 0 no declaration."""
+        return bound > 0 and bound >= self.limit
+
+    def _pair(self, first: SuitTable, second: SuitTable) -> _Joined:
+        """Two suits joined, memoised for the hand: set choices that leave two suits alone
+        reuse their pair."""
+        key = (first, second)
+        found = self.pairs.get(key)
+        if found is None:
+            joined = _combine_pair(first, second, self.wild_total, _NO_LIMIT, self.comb)
+            by_state: dict[int, list[_Pair]] = {}
+            for entry in joined:
+                by_state.setdefault(entry[2], []).append(entry)
+            found = self.pairs[key] = (joined, list(by_state.items()))
+        return found
+
+    def _without_sets(self, set_jokers: int) -> int:
+        """The least leftover meeting the requirement with no sets, when sets have taken
+        ``set_jokers`` jokers. A leaf whose sets took cards worth X scores at least this less X:
+        turn its sets back into unmelded cards and it is an arrangement without sets."""
+        found = self.without_sets.get(set_jokers)
+        if found is None:
+            left = self._pair(self.base[0], self.base[1])
+            right = self._pair(self.base[2], self.base[3])
+            found = _NO_LIMIT
+            least_right = right[0][0][0] if right[0] else _NO_LIMIT
+            for a in left[0]:
+                if a[0] + least_right >= found:
+                    break
+                for st_b, entries in right[1]:
+                    if not self.met_with[a[2]][st_b]:
                         continue
-                    k = (j + oj, row[ost], nd, ab | oab)
-                    old = nxt.get(k)
-                    if old is None or cand < old[0]:
-                        nxt[k] = (cand, o, key)
-            layers.append(nxt)
-            acc = nxt
-        for (j, st, d, ab), (lo, _, _) in acc.items():
-            if not _met(rules, profile, st):
-                continue
-            spare = printed - set_jokers - j
-            if spare < 0:
-                continue
-            discard_joker = False
-            if discard_mode and d == 0:
-                if spare < 1:
-                    continue
-                spare -= 1
-                discard_joker = True
-            elif not discard_mode and d:
-                continue
-            declarable = lo == 0 and (
-                not rules.marriage or spare == 0 or ab == 1 or st >= 4 or spare <= room
-            )
-            cur = best[0]
-            if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
-                picks: list[Option] = []
-                back: tuple[int, int, int, int] | None = (j, st, d, ab)
-                for layer in reversed(layers):
-                    assert back is not None
-                    _, option, back = layer[back]
-                    assert option is not None
-                    picks.append(option)
-                best[0] = _Best(lo, declarable, chosen, tuple(reversed(picks)), discard_joker)
-                limit[0] = min(limit[0], lo)
+                    for b in entries:
+                        lo = a[0] + b[0]
+                        if lo >= found:
+                            break
+                        if self._admissible(a, b, set_jokers) is not None:
+                            found = lo
+                            break
+            self.without_sets[set_jokers] = found
+        return found
 
-    def walk(i: int, chosen: tuple[tuple[int, _SetChoice], ...], jokers: int, room: int) -> None:
-        cur = best[0]
-        if cur is not None and cur.declarable:
+    def _admissible(self, a: _Pair, b: _Pair, set_jokers: int) -> int | None:
+        """Spare jokers if the joined entries can stand (one discard when the hand has one more
+        card than it keeps, jokers enough), else None. A discard no suit holds is a spare joker."""
+        d = a[3] + b[3]
+        if d > 1 or (d and not self.discard_mode):
+            return None
+        spare = self.printed - set_jokers - a[1] - b[1]
+        if self.discard_mode and not d:
+            spare -= 1
+        return spare if spare >= 0 else None
+
+    def _leaf(self, chosen: tuple[tuple[int, _SetChoice], ...], set_jokers: int, room: int) -> None:
+        order: tuple[int, ...] = (0, 1, 2, 3)
+        if chosen:
+            if self._hopeless(self._without_sets(set_jokers) - sum(self.taken)):
+                return
+            tabs = [self.tables.table(self.current[s], self.wild_masks[s]) for s in range(4)]
+            # Pair the suits the sets changed, so the untouched two reuse their memoised pair.
+            order = tuple(sorted(range(4), key=lambda s: self.current[s] == self.suits[s]))
+        else:
+            tabs = self.base
+        first, second, third, fourth = (tabs[s] for s in order)
+        left = self._pair(first, second)[0]
+        right, right_states = self._pair(third, fourth)
+        if not left or not right:
             return
-        if i == len(set_ranks):
-            leaf(chosen, jokers, room)
+        least_right = right[0][0]
+        comb, met_with, marriage = self.comb, self.met_with, self.rules.marriage
+        for a in left:
+            lo_a, _, st_a, _, ab_a, _, _ = a
+            if self._hopeless(lo_a + least_right):
+                break
+            meets = met_with[st_a]
+            for st_b, entries in right_states:
+                if not meets[st_b]:
+                    continue
+                st = comb[st_a][st_b]
+                for b in entries:
+                    lo = lo_a + b[0]
+                    if self._hopeless(lo):
+                        break
+                    spare = self._admissible(a, b, set_jokers)
+                    if spare is None:
+                        continue
+                    declarable = lo == 0 and (
+                        not marriage or spare == 0 or (ab_a | b[4]) == 1 or st >= 4 or spare <= room
+                    )
+                    cur = self.best
+                    if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
+                        by_order = (a[5], a[6], b[5], b[6])
+                        picks = tuple(by_order[order.index(s)] for s in range(4))
+                        discard_joker = self.discard_mode and not (a[3] + b[3])
+                        self.best = _Best(lo, declarable, chosen, picks, discard_joker)
+                        self.limit = min(self.limit, lo)
+                        if declarable:
+                            return
+
+    def _walk(
+        self, i: int, chosen: tuple[tuple[int, _SetChoice], ...], jokers: int, room: int
+    ) -> None:
+        if self.best is not None and self.best.declarable:
             return
-        # Whatever sets are taken from here on, a suit keeps at least its least leftover now
-        # less the points of the cards those sets could take.
-        if i and hopeless(sum(max(0, table(s).least - open_points[i][s]) for s in range(4))):
+        if i == len(self.set_ranks):
+            if chosen:
+                self._leaf(chosen, jokers, room)
             return
-        r, choices = set_ranks[i]
+        r, choices = self.set_ranks[i]
+        points = POINTS[r - 1]
+        one = 1 << (2 * r - 2)
+        current, taken = self.current, self.taken
         for choice in choices:
-            if jokers + choice.jokers > wild_total:
+            if jokers + choice.jokers > self.wild_total:
                 continue
             for s in range(4):
-                current[s][r - 1] -= choice.take[s]
-            walk(
+                current[s] -= choice.take[s] * one
+                taken[s] += choice.take[s] * points
+            self._walk(
                 i + 1,
                 (*chosen, (r, choice)) if choice.sizes else chosen,
                 jokers + choice.jokers,
                 room + choice.room,
             )
             for s in range(4):
-                current[s][r - 1] += choice.take[s]
-
-    walk(0, (), 0, 0)
-    return best[0]
+                current[s] += choice.take[s] * one
+                taken[s] -= choice.take[s] * points
 
 
 def _build_unmet(
@@ -564,14 +655,14 @@ def _finish(
             groups, kinds, leftover, discard = shaped
             declarable = True
         two_point = _two_point(codes, discard, wilds, profile, declarable, groups, kinds, leftover)
-    return _Skeleton(
-        groups=tuple(groups),
-        kinds=tuple(kinds),
-        leftover=leftover,
-        penalty=penalty,
-        declarable=declarable,
-        discard=discard,
-        two_point=two_point,
+    return (
+        tuple(groups),
+        tuple(kind.value for kind in kinds),
+        leftover,
+        penalty,
+        declarable,
+        -1 if discard is None else discard,
+        two_point or (),
     )
 
 

@@ -12,6 +12,7 @@ aces at position 1 on the way in; the table itself decides which aces play high.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -21,9 +22,28 @@ POINTS: Final = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10)
 # A meld in a witness: ("S", start, length, natural_mask) for a sequence whose positions
 # start..start+length-1 hold natural cards where bit (p - start) of natural_mask is set and jokers
 # elsewhere; ("T", position, 3, 0) for three identical cards; ("D", position, 0, 0) for the card
-# discarded. A witness is a linked list (meld, rest) ending in None, so extending one is O(1).
+# discarded.
 Meld = tuple[str, int, int, int]
-Witness = tuple[Meld, "Witness"] | None
+
+# A witness (the melds of an option) is packed into an int, 15 bits a meld, so that the memoised
+# tables hold nothing but ints and tuples of ints: the garbage collector stops looking at those
+# after its first pass, which keeps its full collections short however large the tables grow.
+Witness = int
+_KINDS: Final = ("", "S", "T", "D")
+
+
+def pack_meld(kind: str, start: int, length: int, mask: int) -> int:
+    return _KINDS.index(kind) | start << 2 | length << 6 | mask << 9
+
+
+def melds(witness: Witness) -> list[Meld]:
+    out: list[Meld] = []
+    while witness:
+        m = witness & 0x7FFF
+        witness >>= 15
+        out.append((_KINDS[m & 3], m >> 2 & 15, m >> 6 & 7, m >> 9))
+    return out
+
 
 # One way to lay a suit, as a plain tuple because the solver's inner loops unpack millions of them:
 # (leftover points, jokers taken from the pool less wild cards of this suit given to it, state
@@ -36,14 +56,6 @@ STATE: Final = 2
 DISCARD: Final = 3
 ABSORBER: Final = 4
 WITNESS: Final = 5
-
-
-def melds(witness: Witness) -> list[Meld]:
-    out: list[Meld] = []
-    while witness is not None:
-        meld, witness = witness
-        out.append(meld)
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,34 +116,70 @@ def state_leq(rules: SuitRules, a: int, b: int) -> bool:
     return (a & 7 & ~b) == 0 and (a >> 3) <= (b >> 3)
 
 
+_LEQ: dict[SuitRules, tuple[tuple[bool, ...], ...]] = {}
+
+
+def _leq_table(rules: SuitRules) -> tuple[tuple[bool, ...], ...]:
+    table = _LEQ.get(rules)
+    if table is None:
+        n = MARRIAGE_STATES if rules.marriage else INDIAN_STATES
+        table = tuple(tuple(state_leq(rules, a, b) for b in range(n)) for a in range(n))
+        _LEQ[rules] = table
+    return table
+
+
 def _pareto(options: list[Option], rules: SuitRules) -> tuple[Option, ...]:
     """Drop options another option beats on every count: no more leftover, a state at least as
     good, the same discard, an absorber if it has one, and no more jokers. In Marriage a spare joker
     must be melded somewhere, so fewer jokers only wins with an absorber to put the rest in."""
     options.sort(key=lambda o: (o[0], o[1], -o[4]))
-    kept: list[Option] = []
-    marriage = rules.marriage
+    leq = _leq_table(rules)
+    strict_jokers = rules.marriage
+    kept: tuple[list[Option], list[Option]] = ([], [])
+    out: list[Option] = []
     for o in options:
         _, j, st, d, ab, _ = o
-        if not any(
-            k[3] == d
-            and k[4] >= ab
-            and (k[1] == j or (k[1] < j and (k[4] or not marriage)))
-            and state_leq(rules, st, k[2])
-            for k in kept  # kept ones have no more leftover
-        ):
-            kept.append(o)
-    return tuple(kept)
+        beaten_by = leq[st]
+        for k in kept[d]:  # kept ones have no more leftover
+            kj, kab = k[1], k[4]
+            if (
+                kab >= ab
+                and beaten_by[k[2]]
+                and (kj == j or (kj < j and (kab or not strict_jokers)))
+            ):
+                break
+        else:
+            kept[d].append(o)
+            out.append(o)
+    return tuple(out)
 
 
-_EMPTY: Final[tuple[Option, ...]] = ((0, 0, 0, 0, 0, None),)
+_EMPTY: Final[tuple[Option, ...]] = ((0, 0, 0, 0, 0, 0),)
 
 
-def _windows(vec: tuple[int, ...], low: int, rules: SuitRules) -> list[tuple[int, int, int, int]]:
-    """Sequences whose lowest natural card is at position ``low`` (1-based), as
-    (start, length, natural_mask, jokers). Jokers only fill gaps, pad a sequence to 3 cards, or
-    (long-sequence rule) pad three naturals to a long one; other padding is the absorber's job."""
-    found: list[tuple[int, int, int, int]] = []
+def pack(ranks: Sequence[int]) -> int:
+    """A suit's counts by rank (``ranks[r - 1]``, r = 1..13, at most 3 copies) as an int: two
+    bits per position, position p at bit 2(p - 1). It hashes fast; taking a card subtracts."""
+    vec = 0
+    for i, n in enumerate(ranks):
+        vec |= n << (2 * i)
+    return vec
+
+
+def count(vec: int, position: int) -> int:
+    return (vec >> (2 * position - 2)) & 3
+
+
+_LOW_BITS: Final = sum(1 << (2 * i) for i in range(14))
+Window = tuple[int, int, int, int, int]
+"""A sequence to lay: (packed naturals used, jokers, requirement state, absorber, packed meld)."""
+
+
+def _make_windows(low: int, ahead: int, rules: SuitRules) -> tuple[Window, ...]:
+    """Sequences whose lowest natural card is at position ``low``; bit 2k of ``ahead`` says whether
+    position low + 1 + k holds a card. Jokers only fill gaps, pad a sequence to 3 cards, or (long
+    sequence rule) pad three naturals to a long one; other padding is the absorber's job."""
+    found: list[Window] = []
     limit = rules.max_jokers
     for length in range(3, rules.max_length + 1):
         start = low if low + length - 1 <= 14 else 15 - length
@@ -139,7 +187,7 @@ def _windows(vec: tuple[int, ...], low: int, rules: SuitRules) -> list[tuple[int
             continue
         end = start + length - 1
         # Positions after `low` in the window: each natural (if we hold one) or a joker.
-        free = [p for p in range(low + 1, end + 1) if vec[p - 1] > 0]
+        free = [p for p in range(low + 1, end + 1) if ahead >> (2 * (p - low - 1)) & 1]
         for choice in range(1 << len(free)):
             mask = 1 << (low - start)
             for bit, p in enumerate(free):
@@ -158,8 +206,12 @@ def _windows(vec: tuple[int, ...], low: int, rules: SuitRules) -> list[tuple[int
                 )
                 if not ends_natural and not padded_long:
                     continue
-            found.append((start, length, mask, jokers))
-    return found
+            used = sum(1 << (2 * (start + i - 1)) for i in range(length) if mask >> i & 1)
+            pure = jokers == 0
+            state = meld_state(rules, pure, length)
+            absorber = 1 if rules.marriage and not pure else 0
+            found.append((used, jokers, state, absorber, pack_meld("S", start, length, mask)))
+    return tuple(found)
 
 
 class SuitTable:
@@ -186,57 +238,53 @@ class SuitSolver:
     """Per-suit tables for one rule set, joker limit and discard mode, memoised on the counts.
 
     ``jmax`` is the most jokers a suit may take from the pool (the hand's wild cards); ``discard``
-    lets one unmelded natural card be the hand's discard."""
+    lets one unmelded natural card be the hand's discard. Suits are packed ints (:func:`pack`)."""
 
     def __init__(self, rules: SuitRules, jmax: int, discard: bool) -> None:
         self.rules = rules
         self.jmax = jmax
         self.discard = discard
         self.comb = combine_table(rules)
-        self._memo: dict[tuple[tuple[int, ...], int], tuple[Option, ...]] = {}
-        self._tables: dict[tuple[tuple[int, ...], int], SuitTable] = {}
+        self._memo: dict[int, tuple[Option, ...]] = {}
+        self._tables: dict[tuple[int, int], SuitTable] = {}
+        self._windows: dict[tuple[int, int], tuple[Window, ...]] = {}
+        self._triple = meld_state(rules, True, 3) if rules.triple else 0
 
-    def table(self, ranks: tuple[int, ...], wild_ranks: int) -> SuitTable:
-        """Options for a suit given its counts by rank (``ranks[r - 1]`` for r = 1..13) and the bit
-        mask of its wild ranks (bit r). Every choice of how many aces play high is considered."""
+    def table(self, ranks: int, wild_ranks: int) -> SuitTable:
+        """Options for a suit given its packed counts by rank (aces at position 1) and the mask of
+        its wild ranks (bit r). Every choice of how many aces play high is considered."""
         key = (ranks, wild_ranks)
         cached = self._tables.get(key)
         if cached is not None:
             return cached
-        aces = ranks[0]
+        aces = ranks & 3
         wmask = wild_ranks | ((wild_ranks >> 1 & 1) << 14)  # a wild ace stays wild played high
         options: list[Option] = []
         for high in range(aces + 1):
-            vec = (aces - high, *ranks[1:], high)
-            options.extend(self._search(vec, wmask))
+            options.extend(self._search(ranks - high + (high << 26), wmask))
         kept = _pareto(options, self.rules) if aces else tuple(options)
         result = SuitTable(tuple(sorted(kept, key=lambda o: o[:5])))
         self._tables[key] = result
         return result
 
-    def _search(self, vec: tuple[int, ...], wmask: int) -> tuple[Option, ...]:
-        """Options for the cards in ``vec`` (positions 1..14), wild positions the ``wmask`` bits:
-        the lowest card is left over, given to the pool if wild, discarded, or starts a meld."""
-        key = (vec, wmask)
+    def _search(self, vec: int, wmask: int) -> tuple[Option, ...]:
+        """Options for the packed cards ``vec`` (positions 1..14), wild positions the ``wmask``
+        bits: the lowest card is left over, given to the pool if wild, discarded, or starts a
+        meld."""
+        key = vec << 15 | wmask
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        low = next((p for p in range(1, 15) if vec[p - 1]), 0)
-        if not low:
+        if not vec:
             self._memo[key] = _EMPTY
             return _EMPTY
+        low = (vec & -vec).bit_length() + 1 >> 1
+        shift = 2 * low - 2
+        one = 1 << shift
         rules, jmax, comb = self.rules, self.jmax, self.comb
         best: dict[tuple[int, int, int, int], Option] = {}
 
-        def extend(
-            rest: tuple[int, ...],
-            dj: int,
-            dstate: int,
-            dd: int,
-            dab: int,
-            dlo: int,
-            meld: Meld | None,
-        ) -> None:
+        def extend(rest: int, dj: int, dstate: int, dd: int, dab: int, dlo: int, meld: int) -> None:
             for lo, jokers, state, disc, ab, w in self._search(rest, wmask):
                 jokers += dj
                 disc += dd
@@ -249,24 +297,23 @@ class SuitSolver:
                 k = (jokers, state, disc, ab)
                 old = best.get(k)
                 if old is None or lo < old[0]:
-                    best[k] = (lo, jokers, state, disc, ab, w if meld is None else (meld, w))
+                    best[k] = (lo, jokers, state, disc, ab, w << 15 | meld if meld else w)
 
-        one_less = _take(vec, ((low, 1),))
         if wmask >> low & 1:
-            extend(one_less, -1, 0, 0, 0, 0, None)  # a wild card not used as itself joins the pool
+            extend(vec - one, -1, 0, 0, 0, 0, 0)  # a wild card not used as itself joins the pool
         else:
-            extend(one_less, 0, 0, 0, 0, POINTS[low - 1], None)
+            extend(vec - one, 0, 0, 0, 0, POINTS[low - 1], 0)
             if self.discard:
-                extend(one_less, 0, 0, 1, 0, 0, ("D", low, 0, 0))
-        for start, length, mask, jokers in _windows(vec, low, rules):
-            used = tuple((start + i, 1) for i in range(length) if mask >> i & 1)
-            pure = jokers == 0
-            dstate = meld_state(rules, pure, length)
-            dab = 1 if rules.marriage and not pure else 0
-            extend(_take(vec, used), jokers, dstate, 0, dab, 0, ("S", start, length, mask))
-        if rules.triple and vec[low - 1] >= 3:
-            triple = meld_state(rules, True, 3)
-            extend(_take(vec, ((low, 3),)), 0, triple, 0, 0, 0, ("T", low, 3, 0))
+                extend(vec - one, 0, 0, 1, 0, 0, pack_meld("D", low, 0, 0))
+        ahead = ((vec | vec >> 1) & _LOW_BITS) >> (shift + 2) & 0x3FF
+        wkey = (low, ahead)
+        windows = self._windows.get(wkey)
+        if windows is None:
+            windows = self._windows[wkey] = _make_windows(low, ahead, rules)
+        for used, jokers, state, absorber, meld in windows:
+            extend(vec - used, jokers, state, 0, absorber, 0, meld)
+        if self._triple and (vec >> shift) & 3 >= 3:
+            extend(vec - 3 * one, 0, self._triple, 0, 0, 0, pack_meld("T", low, 3, 0))
         result = _pareto(list(best.values()), rules)
         self._memo[key] = result
         return result
@@ -276,37 +323,40 @@ class SuitSolver:
         self._tables.clear()
 
 
-def _take(vec: tuple[int, ...], used: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    out = list(vec)
-    for p, n in used:
-        out[p - 1] -= n
-    return tuple(out)
+_SOLVERS: dict[tuple[SuitRules, bool], dict[int, SuitSolver]] = {}
 
 
-_SOLVERS: dict[tuple[SuitRules, int, bool], SuitSolver] = {}
+class SuitTables:
+    """Where a hand gets its suit tables: from the solver for its own number of wild cards, or
+    from any memoised table built for more (a superset of the options, so just as exact)."""
+
+    __slots__ = ("_larger", "_own")
+
+    def __init__(self, rules: SuitRules, jmax: int, discard: bool) -> None:
+        by_jokers = _SOLVERS.setdefault((rules, discard), {})
+        own = by_jokers.get(jmax)
+        if own is None:
+            own = by_jokers[jmax] = SuitSolver(rules, jmax, discard)
+        self._own = own
+        self._larger = [by_jokers[k]._tables for k in sorted(by_jokers) if k > jmax]
+
+    def table(self, ranks: int, wild_ranks: int) -> SuitTable:
+        key = (ranks, wild_ranks)
+        found = self._own._tables.get(key)
+        if found is not None:
+            return found
+        for tables in self._larger:
+            found = tables.get(key)
+            if found is not None:
+                return found
+        return self._own.table(ranks, wild_ranks)
 
 
-def suit_solver(rules: SuitRules, jmax: int, discard: bool) -> SuitSolver:
-    """The shared (memoised) per-suit solver for these settings."""
-    key = (rules, jmax, discard)
-    found = _SOLVERS.get(key)
-    if found is None:
-        found = _SOLVERS[key] = SuitSolver(rules, jmax, discard)
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class PureSummary:
-    """One suit under the count rule "only pure sequences are exempt": the fewest points left
-    outside pure sequences with no discard (``points``) and with this suit's dearest card discarded
-    (``points_discarding``, None if no natural card is left to discard), their witnesses, and the
-    most pure sequences the suit can lay (capped at 4)."""
-
-    points: int
-    witness: Witness
-    points_discarding: int | None
-    witness_discarding: Witness
-    most_pure: int
+PureSummary = tuple[int, Witness, int, Witness, int]
+"""One suit under the count rule "only pure sequences are exempt", as a plain tuple (see
+:data:`Witness` on why): the fewest points left outside pure sequences with no discard, its
+witness, the same with this suit's dearest unmelded card discarded (-1 if no natural card is left
+to discard), its witness, and the most pure sequences the suit can lay (capped at 4)."""
 
 
 class PureTables:
@@ -316,9 +366,9 @@ class PureTables:
     def __init__(self, triple: bool, discard: bool) -> None:
         rules = SuitRules(max_jokers=0, triple=triple, long=None, marriage=True)
         self._solver = SuitSolver(rules, 0, discard)
-        self._tables: dict[tuple[tuple[int, ...], int], PureSummary] = {}
+        self._tables: dict[tuple[int, int], PureSummary] = {}
 
-    def table(self, ranks: tuple[int, ...], wild_ranks: int) -> PureSummary:
+    def table(self, ranks: int, wild_ranks: int) -> PureSummary:
         key = (ranks, wild_ranks)
         cached = self._tables.get(key)
         if cached is not None:
@@ -332,13 +382,9 @@ class PureTables:
                 best[disc] = (lo, witness)
         plain, discarding = best
         assert plain is not None
-        result = PureSummary(
-            plain[0],
-            plain[1],
-            None if discarding is None else discarding[0],
-            None if discarding is None else discarding[1],
-            most,
-        )
+        if discarding is None:
+            discarding = (-1, 0)
+        result = (plain[0], plain[1], discarding[0], discarding[1], most)
         self._tables[key] = result
         return result
 
