@@ -295,8 +295,8 @@ def _combine_pair(
     """Two suits' options joined, keeping per (jokers, state, discard, absorber) the least
     leftover; combinations at ``cap`` or above (and above 0) cannot win and are dropped."""
     best: dict[tuple[int, int, int, int], _Pair] = {}
-    rows = second.upto(budget)
-    for o1 in first.upto(budget):
+    rows = second[budget]
+    for o1 in first[budget]:
         lo1, j1, st1, d1, ab1, _ = o1
         row = comb[st1]
         for o2 in rows:
@@ -329,6 +329,10 @@ def _met_with(rules: SuitRules, profile: Profile) -> tuple[tuple[bool, ...], ...
 
 _NO_LIMIT: Final = 1 << 30
 
+# A leaf of the set search: (bound, sets chosen, jokers they take, room they leave for spare
+# jokers, suits left, points taken from each suit).
+_Leaf = tuple[int, tuple[tuple[int, _SetChoice], ...], int, int, tuple[int, ...], tuple[int, ...]]
+
 
 class _SetSearch:
     """The best arrangement that meets the requirement, over every way to take sets out.
@@ -359,9 +363,9 @@ class _SetSearch:
         self.limit = min(incumbent, profile.cap)
         self.tables = SuitTables(rules, max(wild_total, JOKER_BOUND), discard_mode)
         self.base = [self.tables.table(suits[s], wild_masks[s]) for s in range(4)]
-        self.current = list(suits)
-        self.taken = [0, 0, 0, 0]  # points of each suit's cards the chosen sets took
-        self.pairs: dict[tuple[SuitTable, SuitTable], _Joined] = {}
+        self.current = list(suits)  # while walking: the suits less the cards sets took
+        self.taken = [0, 0, 0, 0]  # while walking: points of each suit's cards sets took
+        self.pairs: dict[tuple[int, int], _Joined] = {}
         self.without_sets: dict[int, int] = {}
         self.set_ranks: list[tuple[int, list[_SetChoice]]] = []
         for r in range(1, 14):
@@ -372,8 +376,16 @@ class _SetSearch:
                     self.set_ranks.append((r, choices))
 
     def run(self) -> _Best | None:
-        self._leaf((), 0, 0)
-        self._walk(0, (), 0, 0)
+        # Best first: the leaf without sets, then every other leaf in the order of its bound,
+        # until the bounds reach what the best leaf so far scores.
+        self._leaf((), 0, 0, self.suits, (0, 0, 0, 0))
+        leaves: list[_Leaf] = []
+        self._walk(0, (), 0, 0, leaves)
+        leaves.sort(key=lambda leaf: leaf[0])
+        for bound, chosen, jokers, room, current, taken in leaves:
+            if self._hopeless(bound) or (self.best is not None and self.best.declarable):
+                break
+            self._leaf(chosen, jokers, room, current, taken)
         return self.best
 
     def _hopeless(self, bound: int) -> bool:
@@ -383,7 +395,7 @@ class _SetSearch:
     def _pair(self, first: SuitTable, second: SuitTable) -> _Joined:
         """Two suits joined, memoised for the hand: set choices that leave two suits alone
         reuse their pair."""
-        key = (first, second)
+        key = (id(first), id(second))  # the tables outlive the search: they are memoised
         found = self.pairs.get(key)
         if found is None:
             joined = _combine_pair(first, second, self.wild_total, _NO_LIMIT, self.comb)
@@ -430,14 +442,19 @@ class _SetSearch:
             spare -= 1
         return spare if spare >= 0 else None
 
-    def _leaf(self, chosen: tuple[tuple[int, _SetChoice], ...], set_jokers: int, room: int) -> None:
+    def _leaf(
+        self,
+        chosen: tuple[tuple[int, _SetChoice], ...],
+        set_jokers: int,
+        room: int,
+        current: Sequence[int],
+        taken: Sequence[int],
+    ) -> None:
         order: tuple[int, ...] = (0, 1, 2, 3)
         if chosen:
-            if self._hopeless(self._without_sets(set_jokers) - sum(self.taken)):
-                return
-            tabs = [self.tables.table(self.current[s], self.wild_masks[s]) for s in range(4)]
+            tabs = [self.tables.table(current[s], self.wild_masks[s]) for s in range(4)]
             # Pair the suits the sets changed, so the untouched two reuse their memoised pair.
-            order = tuple(sorted(range(4), key=lambda s: self.current[s] == self.suits[s]))
+            order = tuple(sorted(range(4), key=lambda s: current[s] == self.suits[s]))
         else:
             tabs = self.base
         first, second, third, fourth = (tabs[s] for s in order)
@@ -477,18 +494,32 @@ class _SetSearch:
                             return
 
     def _walk(
-        self, i: int, chosen: tuple[tuple[int, _SetChoice], ...], jokers: int, room: int
+        self,
+        i: int,
+        chosen: tuple[tuple[int, _SetChoice], ...],
+        jokers: int,
+        room: int,
+        leaves: list[_Leaf],
     ) -> None:
-        if self.best is not None and self.best.declarable:
-            return
+        """Every way to take sets out of the ranks from the i-th on, as leaves with their bound:
+        turning a leaf's sets back into unmelded cards gives an arrangement without sets, so it
+        scores at least the best one without sets (with the jokers its sets took) less the
+        points its sets took; and each suit keeps at least its least leftover less what it
+        lost."""
+        current, taken = self.current, self.taken
         if i == len(self.set_ranks):
             if chosen:
-                self._leaf(chosen, jokers, room)
+                budget = self.wild_total - jokers
+                bound = max(
+                    self._without_sets(jokers) - sum(taken),
+                    sum(max(0, self.base[s][budget][0][0] - taken[s]) for s in range(4)),
+                )
+                if not self._hopeless(bound):
+                    leaves.append((bound, chosen, jokers, room, tuple(current), tuple(taken)))
             return
         r, choices = self.set_ranks[i]
         points = POINTS[r - 1]
         one = 1 << (2 * r - 2)
-        current, taken = self.current, self.taken
         for choice in choices:
             if jokers + choice.jokers > self.wild_total:
                 continue
@@ -500,6 +531,7 @@ class _SetSearch:
                 (*chosen, (r, choice)) if choice.sizes else chosen,
                 jokers + choice.jokers,
                 room + choice.room,
+                leaves,
             )
             for s in range(4):
                 current[s] += choice.take[s] * one
@@ -641,13 +673,14 @@ def _finish(
     profile: Profile,
 ) -> _Skeleton:
     wild = wilds.codes
-    # A wild card standing in may happen to sit in its own place: name the group's true kind.
-    kinds = [
-        classify(group, wilds, profile)
-        if kind is Kind.IMPURE_SEQUENCE and any(c in wild and c != JOKER_CODE for c in group)
-        else kind
-        for group, kind in zip(groups, kinds, strict=True)
-    ]
+    # A wild card standing in may happen to sit in its own place: name the group's true kind,
+    # and lay a sequence that turns out pure in its natural order.
+    for i, (group, kind) in enumerate(zip(groups, kinds, strict=True)):
+        if kind is Kind.IMPURE_SEQUENCE and any(c in wild and c != JOKER_CODE for c in group):
+            kinds[i] = classify(group, wilds, profile)
+            if kinds[i] is Kind.PURE_SEQUENCE:
+                high = any(c % 13 >= 11 for c in group)  # a queen or king: the ace plays high
+                groups[i] = tuple(sorted(group, key=lambda c: 14 if high and c % 13 == 0 else c))
     two_point: tuple[tuple[int, ...], ...] | None = None
     if profile.dublees:
         shaped = _marriage_shapes(codes, wilds, profile, declarable, groups, kinds, leftover)
@@ -706,7 +739,9 @@ def _marriage_shapes(
         for c in group:
             rest.remove(c)
     discard = rest.pop() if discard_mode else None
-    return chosen, [kind] * len(chosen), tuple(rest), discard
+    # A group of wild cards may also read as a sequence or set: name what it really is.
+    kinds = [kind if kind is not Kind.JOKERS else classify(g, wilds, profile) for g in chosen]
+    return chosen, kinds, tuple(rest), discard
 
 
 def _two_point(

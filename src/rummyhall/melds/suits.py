@@ -154,6 +154,26 @@ def _pareto(options: list[Option], rules: SuitRules) -> tuple[Option, ...]:
     return tuple(out)
 
 
+def _frontier(best: dict[int, Option], marriage: bool) -> tuple[Option, ...]:
+    """The cheap half of :func:`_pareto`, for the inner nodes of the search: among options with
+    the same state, discard and absorber (``key >> 8``), drop those with more jokers (``key &
+    255``) and no less leftover. The full comparison across states is left to the table. In
+    Marriage a spare joker needs an absorber, so without one fewer jokers do not dominate."""
+    if len(best) < 3:
+        return tuple(best.values())
+    out: list[Option] = []
+    group = -1
+    floor = 0
+    for key in sorted(best):
+        o = best[key]
+        if key >> 8 != group:
+            group, floor = key >> 8, o[0] + 1
+        if o[0] < floor or (marriage and not o[4]):
+            out.append(o)
+            floor = min(floor, o[0])
+    return tuple(out)
+
+
 _EMPTY: Final[tuple[Option, ...]] = ((0, 0, 0, 0, 0, 0),)
 
 
@@ -214,24 +234,10 @@ def _make_windows(low: int, ahead: int, rules: SuitRules) -> tuple[Window, ...]:
     return tuple(found)
 
 
-class SuitTable:
-    """The options of one suit, fewest leftover points first, and that least leftover (a bound)."""
-
-    __slots__ = ("_upto", "least", "options")
-
-    def __init__(self, options: tuple[Option, ...]) -> None:
-        self.options = options
-        self.least = options[0][LEFTOVER]
-        self._upto: dict[int, tuple[Option, ...]] = {}
-
-    def upto(self, jokers: int) -> tuple[Option, ...]:
-        """The options taking at most ``jokers`` from the pool: no suit can take more than the
-        hand's wild cards less what its sets already took."""
-        found = self._upto.get(jokers)
-        if found is None:
-            found = tuple(o for o in self.options if o[JOKERS] <= jokers)
-            self._upto[jokers] = found
-        return found
+SuitTable = tuple[tuple[Option, ...], ...]
+"""The options of one suit by joker budget: ``table[b]`` holds those taking at most ``b`` jokers
+from the pool, fewest leftover points first (no suit can take more than the hand's wild cards less
+what its sets took). ``table[-1]`` holds them all. A plain tuple, for the garbage collector."""
 
 
 class SuitSolver:
@@ -262,8 +268,11 @@ class SuitSolver:
         options: list[Option] = []
         for high in range(aces + 1):
             options.extend(self._search(ranks - high + (high << 26), wmask))
-        kept = _pareto(options, self.rules) if aces else tuple(options)
-        result = SuitTable(tuple(sorted(kept, key=lambda o: o[:5])))
+        kept = _pareto(options, self.rules)
+        ordered = sorted(kept, key=lambda o: o[:5])
+        result = tuple(
+            tuple(o for o in ordered if o[JOKERS] <= budget) for budget in range(self.jmax + 1)
+        )
         self._tables[key] = result
         return result
 
@@ -281,11 +290,31 @@ class SuitSolver:
         low = (vec & -vec).bit_length() + 1 >> 1
         shift = 2 * low - 2
         one = 1 << shift
-        rules, jmax, comb = self.rules, self.jmax, self.comb
-        best: dict[tuple[int, int, int, int], Option] = {}
-
-        def extend(rest: int, dj: int, dstate: int, dd: int, dab: int, dlo: int, meld: int) -> None:
-            for lo, jokers, state, disc, ab, w in self._search(rest, wmask):
+        rules, jmax, comb, memo = self.rules, self.jmax, self.comb, self._memo
+        # Each move: (cards left, jokers taken, state added, discard, absorber, points, meld).
+        moves: list[tuple[int, int, int, int, int, int, int]] = []
+        if wmask >> low & 1:
+            moves.append((vec - one, -1, 0, 0, 0, 0, 0))  # a wild card not used as itself: pool
+        else:
+            moves.append((vec - one, 0, 0, 0, 0, POINTS[low - 1], 0))
+            if self.discard:
+                moves.append((vec - one, 0, 0, 1, 0, 0, pack_meld("D", low, 0, 0)))
+        ahead = ((vec | vec >> 1) & _LOW_BITS) >> (shift + 2) & 0x3FF
+        wkey = (low, ahead)
+        windows = self._windows.get(wkey)
+        if windows is None:
+            windows = self._windows[wkey] = _make_windows(low, ahead, rules)
+        for used, jokers, state, absorber, meld in windows:
+            moves.append((vec - used, jokers, state, 0, absorber, 0, meld))
+        if self._triple and (vec >> shift) & 3 >= 3:
+            moves.append((vec - 3 * one, 0, self._triple, 0, 0, 0, pack_meld("T", low, 3, 0)))
+        # Per key (see _frontier) the option with the least leftover.
+        best: dict[int, Option] = {}
+        for rest, dj, dstate, dd, dab, dlo, meld in moves:
+            sub = memo.get(rest << 15 | wmask)
+            if sub is None:
+                sub = self._search(rest, wmask)
+            for lo, jokers, state, disc, ab, w in sub:
                 jokers += dj
                 disc += dd
                 if jokers > jmax or disc > 1:
@@ -294,27 +323,11 @@ class SuitSolver:
                     state = comb[state][dstate]
                 ab |= dab
                 lo += dlo
-                k = (jokers, state, disc, ab)
+                k = (state << 3 | disc << 1 | ab) << 8 | (jokers + 64)
                 old = best.get(k)
                 if old is None or lo < old[0]:
                     best[k] = (lo, jokers, state, disc, ab, w << 15 | meld if meld else w)
-
-        if wmask >> low & 1:
-            extend(vec - one, -1, 0, 0, 0, 0, 0)  # a wild card not used as itself joins the pool
-        else:
-            extend(vec - one, 0, 0, 0, 0, POINTS[low - 1], 0)
-            if self.discard:
-                extend(vec - one, 0, 0, 1, 0, 0, pack_meld("D", low, 0, 0))
-        ahead = ((vec | vec >> 1) & _LOW_BITS) >> (shift + 2) & 0x3FF
-        wkey = (low, ahead)
-        windows = self._windows.get(wkey)
-        if windows is None:
-            windows = self._windows[wkey] = _make_windows(low, ahead, rules)
-        for used, jokers, state, absorber, meld in windows:
-            extend(vec - used, jokers, state, 0, absorber, 0, meld)
-        if self._triple and (vec >> shift) & 3 >= 3:
-            extend(vec - 3 * one, 0, self._triple, 0, 0, 0, pack_meld("T", low, 3, 0))
-        result = _pareto(list(best.values()), rules)
+        result = _frontier(best, rules.marriage)
         self._memo[key] = result
         return result
 
@@ -375,7 +388,7 @@ class PureTables:
             return cached
         best: list[tuple[int, Witness] | None] = [None, None]
         most = 0
-        for lo, _, state, disc, _, witness in self._solver.table(ranks, wild_ranks).options:
+        for lo, _, state, disc, _, witness in self._solver.table(ranks, wild_ranks)[-1]:
             most = max(most, state)
             old = best[disc]
             if old is None or lo < old[0]:
