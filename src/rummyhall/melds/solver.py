@@ -107,7 +107,7 @@ def _rules(profile: Profile) -> SuitRules:
 
 def _met(rules: SuitRules, profile: Profile, state: int) -> bool:
     if rules.marriage:
-        return state >= profile.min_pure_sequences
+        return state % 5 >= profile.min_pure_sequences
     if rules.long is None:
         return state & 1 == 1 and state >> 3 >= 2
     # A long pure sequence and any other, or a pure one and a long impure one.
@@ -481,7 +481,7 @@ class _SetSearch:
                     if spare is None:
                         continue
                     declarable = lo == 0 and (
-                        not marriage or spare == 0 or (ab_a | b[4]) == 1 or st >= 4 or spare <= room
+                        not marriage or spare == 0 or (ab_a | b[4]) == 1 or st == 9 or spare <= room
                     )
                     cur = self.best
                     if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):

@@ -76,8 +76,10 @@ class SuitRules:
 
 # --- requirement states -----------------------------------------------------------------------
 # Indian 13-card: bit 0 has a pure sequence, bit 1 a pure one of the long length, bit 2 an impure
-# long one, bits 3-4 the number of sequences capped at 2. Marriage: the number of pure sequences
-# capped at 4 (4 lets a spare joker turn one pure sequence impure and still keep 3).
+# long one, bits 3-4 the number of sequences capped at 2. Marriage: ``n + 5 * f`` where n is the
+# number of pure sequences (tunnelas included) capped at 4, and f whether one of them is a real
+# sequence: with 4, a spare joker can turn a real one impure and still leave 3 (a tunnela cannot
+# take a joker).
 
 
 def indian_combine(a: int, b: int) -> int:
@@ -85,11 +87,11 @@ def indian_combine(a: int, b: int) -> int:
 
 
 def marriage_combine(a: int, b: int) -> int:
-    return min(4, a + b)
+    return min(4, a % 5 + b % 5) + 5 * (a // 5 | b // 5)
 
 
 INDIAN_STATES: Final = 24
-MARRIAGE_STATES: Final = 5
+MARRIAGE_STATES: Final = 10
 INDIAN_TABLE: Final = tuple(
     tuple(indian_combine(a, b) for b in range(INDIAN_STATES)) for a in range(INDIAN_STATES)
 )
@@ -102,9 +104,9 @@ def combine_table(rules: SuitRules) -> tuple[tuple[int, ...], ...]:
     return MARRIAGE_TABLE if rules.marriage else INDIAN_TABLE
 
 
-def meld_state(rules: SuitRules, pure: bool, length: int) -> int:
+def meld_state(rules: SuitRules, pure: bool, length: int, tunnela: bool = False) -> int:
     if rules.marriage:
-        return 1 if pure else 0
+        return 0 if not pure else 1 if tunnela else 6
     long = rules.long is not None and length >= rules.long
     return 8 | (1 if pure else 0) | (2 if pure and long else 0) | (4 if long and not pure else 0)
 
@@ -112,7 +114,7 @@ def meld_state(rules: SuitRules, pure: bool, length: int) -> int:
 def state_leq(rules: SuitRules, a: int, b: int) -> bool:
     """Whether state ``a`` is no better than ``b`` (everything ``a`` has, ``b`` has too)."""
     if rules.marriage:
-        return a <= b
+        return a % 5 <= b % 5 and a // 5 <= b // 5
     return (a & 7 & ~b) == 0 and (a >> 3) <= (b >> 3)
 
 
@@ -254,7 +256,7 @@ class SuitSolver:
         self._memo: dict[int, tuple[Option, ...]] = {}
         self._tables: dict[tuple[int, int], SuitTable] = {}
         self._windows: dict[tuple[int, int], tuple[Window, ...]] = {}
-        self._triple = meld_state(rules, True, 3) if rules.triple else 0
+        self._triple = meld_state(rules, True, 3, tunnela=True) if rules.triple else 0
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
         """Options for a suit given its packed counts by rank (aces at position 1) and the mask of
@@ -389,7 +391,7 @@ class PureTables:
         best: list[tuple[int, Witness] | None] = [None, None]
         most = 0
         for lo, _, state, disc, _, witness in self._solver.table(ranks, wild_ranks)[-1]:
-            most = max(most, state)
+            most = max(most, state % 5)
             old = best[disc]
             if old is None or lo < old[0]:
                 best[disc] = (lo, witness)
