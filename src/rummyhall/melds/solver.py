@@ -55,14 +55,39 @@ class Arrangement:
     two_point_groups: list[list[Card]] | None = None
 
 
-# A set choice at one rank: cards taken from each suit, the sets' sizes (naturals each), the
-# jokers they need and how many more jokers they could take (Marriage absorbs spare jokers).
 @dataclass(frozen=True, slots=True)
 class _SetChoice:
+    """Sets of one rank: the natural cards taken from each suit, the fewest jokers they need, and
+    the ways to lay them (number of sets, their sizes in naturals, the jokers they need, room for
+    more). Laid as more sets, or with a fourth card, sets can take spare jokers, which a Marriage
+    declaration must meld: ``extra`` has bit e set when the sets can take e jokers more than the
+    fewest."""
+
     take: tuple[int, int, int, int]
-    sizes: tuple[int, ...]
     jokers: int
-    room: int
+    layouts: tuple[tuple[tuple[int, ...], int, int], ...]
+    extra: int
+
+    def layout(self, extra: int) -> tuple[tuple[int, ...], int]:
+        """Sizes of the sets and jokers that lay them with ``extra`` more jokers than the fewest
+        (the jokers beyond what the sizes need make sets of 3 into sets of 4)."""
+        for sizes, jokers, room in self.layouts:
+            if jokers <= self.jokers + extra <= jokers + room:
+                return sizes, self.jokers + extra
+        raise ValueError(f"these sets cannot take {extra} more jokers")
+
+
+_NO_SETS: Final = _SetChoice((0, 0, 0, 0), 0, (((), 0, 0),), 1)
+
+
+def _add_extras(a: int, b: int) -> int:
+    """Every sum of an amount in mask ``a`` and one in mask ``b`` (bit e: amount e)."""
+    out = 0
+    while a:
+        low = a & -a
+        out |= b * low
+        a ^= low
+    return out
 
 
 @dataclass(slots=True)
@@ -118,25 +143,31 @@ def _set_choices(have: tuple[int, int, int, int], pool: int, profile: Profile) -
     """Ways to make sets of one rank from ``have[s]`` natural cards of each suit. A set holds 2-4
     naturals of different suits (2 only with a joker); one natural and two jokers is never better
     than the same as a sequence, which also counts towards the requirement."""
-    choices = [_SetChoice((0, 0, 0, 0), (), 0, 0)]
+    choices = [_NO_SETS]
     want_room = profile.min_pure_sequences >= 3
     for taken in product(*(range(n + 1) for n in have)):
         take = (taken[0], taken[1], taken[2], taken[3])
         total = sum(take)
         if total < 2 or (total < 3 and pool == 0):
             continue
-        top = max(take)
-        fewest = max(top, -(-total // 4))
+        fewest = max(*take, -(-total // 4))
+        layouts = []
         for count in range(fewest, total // 2 + 1):
             base, extra = divmod(total, count)
             sizes = (base + 1,) * extra + (base,) * (count - extra)
             jokers = sum(max(0, 3 - size) for size in sizes)
             if jokers > pool:
                 break
-            room = 4 * count - max(total, 3 * count)
-            choices.append(_SetChoice(take, sizes, jokers, room))
+            layouts.append((sizes, jokers, 4 * count - max(total, 3 * count)))
             if not want_room:
                 break  # more sets only cost jokers
+        if not layouts:
+            continue
+        least = layouts[0][1]
+        mask = 0
+        for _, jokers, room in layouts:
+            mask |= ((1 << (room + 1)) - 1) << (jokers - least)
+        choices.append(_SetChoice(take, least, tuple(layouts), mask))
     return choices
 
 
@@ -329,8 +360,8 @@ def _met_with(rules: SuitRules, profile: Profile) -> tuple[tuple[bool, ...], ...
 
 _NO_LIMIT: Final = 1 << 30
 
-# A leaf of the set search: (bound, sets chosen, jokers they take, room they leave for spare
-# jokers, suits left, points taken from each suit).
+# A leaf of the set search: (bound, sets chosen, fewest jokers they take, mask of how many more
+# they could take, suits left, points taken from each suit).
 _Leaf = tuple[int, tuple[tuple[int, _SetChoice], ...], int, int, tuple[int, ...], tuple[int, ...]]
 
 
@@ -374,18 +405,29 @@ class _SetSearch:
                 choices = _set_choices(have, wild_total, profile)  # type: ignore[arg-type]
                 if len(choices) > 1:
                     self.set_ranks.append((r, choices))
+        # open_points[i]: points of the natural cards at the set ranks from the i-th on.
+        self.open_points = [0] * (len(self.set_ranks) + 1)
+        for i in range(len(self.set_ranks) - 1, -1, -1):
+            r = self.set_ranks[i][0]
+            held = sum(0 if wild_masks[s] >> r & 1 else count_at(suits[s], r) for s in range(4))
+            self.open_points[i] = self.open_points[i + 1] + held * POINTS[r - 1]
 
     def run(self) -> _Best | None:
         # Best first: the leaf without sets, then every other leaf in the order of its bound,
         # until the bounds reach what the best leaf so far scores.
-        self._leaf((), 0, 0, self.suits, (0, 0, 0, 0))
+        self._leaf((), 0, 1, self.suits, (0, 0, 0, 0))
+        if self.best is not None and self.best.declarable:
+            return self.best
+        self._dive()
+        if self.best is not None and self.best.declarable:
+            return self.best
         leaves: list[_Leaf] = []
-        self._walk(0, (), 0, 0, leaves)
+        self._walk(0, (), 0, 1, leaves)
         leaves.sort(key=lambda leaf: leaf[0])
-        for bound, chosen, jokers, room, current, taken in leaves:
+        for bound, chosen, jokers, extra, current, taken in leaves:
             if self._hopeless(bound) or (self.best is not None and self.best.declarable):
                 break
-            self._leaf(chosen, jokers, room, current, taken)
+            self._leaf(chosen, jokers, extra, current, taken)
         return self.best
 
     def _hopeless(self, bound: int) -> bool:
@@ -446,7 +488,7 @@ class _SetSearch:
         self,
         chosen: tuple[tuple[int, _SetChoice], ...],
         set_jokers: int,
-        room: int,
+        extra: int,
         current: Sequence[int],
         taken: Sequence[int],
     ) -> None:
@@ -481,7 +523,11 @@ class _SetSearch:
                     if spare is None:
                         continue
                     declarable = lo == 0 and (
-                        not marriage or spare == 0 or (ab_a | b[4]) == 1 or st == 9 or spare <= room
+                        not marriage
+                        or spare == 0
+                        or (ab_a | b[4]) == 1
+                        or st == 9
+                        or extra >> spare & 1 == 1
                     )
                     cur = self.best
                     if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
@@ -493,12 +539,34 @@ class _SetSearch:
                         if declarable:
                             return
 
+    def _dive(self) -> None:
+        """Try the leaf that takes the most cards into sets (what jokers allow) first: in hands
+        dense with sets it is often the best, and a good score early prunes the rest."""
+        current, taken = list(self.suits), [0, 0, 0, 0]
+        chosen: list[tuple[int, _SetChoice]] = []
+        jokers, extra = 0, 1
+        for r, choices in self.set_ranks:
+            pick = max(
+                (c for c in choices if jokers + c.jokers <= self.wild_total),
+                key=lambda c: (sum(c.take), -c.jokers),
+            )
+            if pick is _NO_SETS:
+                continue
+            chosen.append((r, pick))
+            jokers += pick.jokers
+            extra = _add_extras(extra, pick.extra)
+            for s in range(4):
+                current[s] -= pick.take[s] << (2 * r - 2)
+                taken[s] += pick.take[s] * POINTS[r - 1]
+        if chosen:
+            self._leaf(tuple(chosen), jokers, extra, current, taken)
+
     def _walk(
         self,
         i: int,
         chosen: tuple[tuple[int, _SetChoice], ...],
         jokers: int,
-        room: int,
+        extra: int,
         leaves: list[_Leaf],
     ) -> None:
         """Every way to take sets out of the ranks from the i-th on, as leaves with their bound:
@@ -507,6 +575,12 @@ class _SetSearch:
         points its sets took; and each suit keeps at least its least leftover less what it
         lost."""
         current, taken = self.current, self.taken
+        if self.best is not None and self.best.declarable:
+            return
+        # No leaf below can beat the best without sets (fewer jokers only make that better)
+        # less all the points sets could still take.
+        if i and self._hopeless(self._without_sets(jokers) - sum(taken) - self.open_points[i]):
+            return
         if i == len(self.set_ranks):
             if chosen:
                 budget = self.wild_total - jokers
@@ -514,13 +588,20 @@ class _SetSearch:
                     self._without_sets(jokers) - sum(taken),
                     sum(max(0, self.base[s][budget][0][0] - taken[s]) for s in range(4)),
                 )
-                if not self._hopeless(bound):
-                    leaves.append((bound, chosen, jokers, room, tuple(current), tuple(taken)))
+                if self._hopeless(bound):
+                    return
+                if self.limit == 0:
+                    # Only a declaration can improve on 0: look at once, stop at the first.
+                    self._leaf(chosen, jokers, extra, current, taken)
+                else:
+                    leaves.append((bound, chosen, jokers, extra, tuple(current), tuple(taken)))
             return
         r, choices = self.set_ranks[i]
         points = POINTS[r - 1]
         one = 1 << (2 * r - 2)
-        for choice in choices:
+        # Looking for a declaration (nothing else beats 0), bigger sets first: a declaration
+        # melds every card.
+        for choice in reversed(choices) if self.limit == 0 else choices:
             if jokers + choice.jokers > self.wild_total:
                 continue
             for s in range(4):
@@ -528,9 +609,9 @@ class _SetSearch:
                 taken[s] += choice.take[s] * points
             self._walk(
                 i + 1,
-                (*chosen, (r, choice)) if choice.sizes else chosen,
+                (*chosen, (r, choice)) if choice is not _NO_SETS else chosen,
                 jokers + choice.jokers,
-                room + choice.room,
+                _add_extras(extra, choice.extra),
                 leaves,
             )
             for s in range(4):
@@ -584,20 +665,7 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
     remaining = sorted(codes)
     seqs: list[list[int]] = []
     tunnelas: list[tuple[int, ...]] = []
-    sets: list[list[int]] = []
     discard: int | None = None
-    for r, choice in best.sets:
-        # Deal each suit's cards round the sets, fullest suits first, so no set repeats a suit.
-        members: list[list[int]] = [[] for _ in choice.sizes]
-        slot = 0
-        for s in sorted(range(4), key=lambda s: -choice.take[s]):
-            for _ in range(choice.take[s]):
-                members[slot % len(members)].append(s * 13 + r - 1)
-                slot += 1
-        for group in members:
-            for code in group:
-                remaining.remove(code)
-            sets.append(group + [-1] * max(0, 3 - len(group)))
     for s, option in enumerate(best.options):
         for meld in melds(option[WITNESS]):
             if meld[0] == "D":
@@ -615,16 +683,55 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
     # The joker pool: printed jokers and every wild card not used as itself.
     wild = wilds.codes
     jokers = [c for c in remaining if c in wild]
-    leftover = [c for c in remaining if c not in wild]
     pure = [-1 not in group for group in seqs]
+    if best.discard_joker:
+        discard = jokers.pop()
+    spare = len(jokers) - sum(g.count(-1) for g in seqs) - sum(c.jokers for _, c in best.sets)
+    # A declaration melds its spare jokers: into an impure sequence if there is one, else into
+    # the sets (as more sets, or fourth cards), else into a pure sequence (the search only
+    # declares when enough pure ones are left).
+    extras = [0] * len(best.sets)
+    absorb_in_sets = (
+        best.declarable and spare > 0 and not profile.loose_jokers and all(pure) and best.sets
+    )
+    if absorb_in_sets:
+        split = _split_extras(spare, [choice.extra for _, choice in best.sets])
+        if split is not None:
+            extras = split
+    sets: list[list[int]] = []
+    for (r, choice), extra in zip(best.sets, extras, strict=True):
+        sizes, set_jokers = choice.layout(extra)
+        # Deal each suit's cards round the sets, fullest suits first, so no set repeats a suit.
+        members: list[list[int]] = [[] for _ in sizes]
+        slot = 0
+        for s in sorted(range(4), key=lambda s: -choice.take[s]):
+            for _ in range(choice.take[s]):
+                members[slot % len(members)].append(s * 13 + r - 1)
+                slot += 1
+        for group in members:
+            for code in group:
+                remaining.remove(code)
+        fill = set_jokers
+        for group in members:
+            need = max(0, 3 - len(group))
+            group.extend([-1] * need)
+            fill -= need
+        for group in members:
+            if fill and len(group) == 3:
+                group.append(-1)
+                fill -= 1
+        sets.extend(members)
+    leftover = [c for c in remaining if c not in wild]
     for group in (*seqs, *sets):
         for i, code in enumerate(group):
             if code == -1:
                 group[i] = jokers.pop()
-    if best.discard_joker:
-        discard = jokers.pop()
     if best.declarable and jokers and not profile.loose_jokers:
-        _absorb(jokers, seqs, pure, sets)
+        # What the sets did not take goes into a sequence: an impure one, else a pure one.
+        target = next((i for i, is_pure in enumerate(pure) if not is_pure), len(seqs) - 1)
+        pure[target] = False
+        seqs[target].extend(jokers)
+        jokers.clear()
     leftover.extend(jokers)
     groups: list[tuple[int, ...]] = []
     kinds: list[Kind] = []
@@ -643,22 +750,21 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
     )
 
 
-def _absorb(
-    jokers: list[int], seqs: list[list[int]], pure: list[bool], sets: list[list[int]]
-) -> None:
-    """Meld spare jokers for a declaration: into an impure sequence, else one joker per 3-card set,
-    else into a pure sequence (the solver only declares when enough pure ones remain)."""
-    target = next((i for i, is_pure in enumerate(pure) if not is_pure), None)
-    if target is None:
-        for group in sets:
-            if jokers and len(group) == 3:
-                group.append(jokers.pop())
-        if not jokers:
-            return
-        target = len(seqs) - 1
-        pure[target] = False
-    seqs[target].extend(jokers)
-    jokers.clear()
+def _split_extras(total: int, masks: list[int]) -> list[int] | None:
+    """Amounts e_i, each with bit e_i set in ``masks[i]``, that add up to ``total``; None if
+    there are none."""
+    # reach[i]: the totals the first i masks can make.
+    reach = [1]
+    for mask in masks:
+        reach.append(_add_extras(reach[-1], mask))
+    if not reach[-1] >> total & 1:
+        return None
+    out = [0] * len(masks)
+    for i in range(len(masks) - 1, -1, -1):
+        e = next(e for e in range(total + 1) if masks[i] >> e & 1 and reach[i] >> (total - e) & 1)
+        out[i] = e
+        total -= e
+    return out
 
 
 def _finish(
