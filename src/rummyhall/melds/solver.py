@@ -97,6 +97,7 @@ class _Best:
     sets: tuple[tuple[int, _SetChoice], ...]
     options: tuple[Option, ...]
     discard_joker: bool
+    joker_tunnelas: int = 0
 
 
 _Skeleton = tuple[
@@ -279,7 +280,8 @@ def _solve(
         unmet, unmet_pick = _best_pure(summaries, discard_mode, wild_total > 0)
 
     # Step 2: is the requirement within reach? Sets and jokers never make a pure sequence.
-    reachable = sum(t[4] for t in summaries) >= profile.min_pure_sequences
+    joker_tunnelas = printed // 3 if profile.printed_joker_tunnela else 0
+    reachable = sum(t[4] for t in summaries) + joker_tunnelas >= profile.min_pure_sequences
 
     best: _Best | None = None
     if reachable:
@@ -388,6 +390,9 @@ class _SetSearch:
         self.printed, self.wild_total = printed, wild_total
         self.rules, self.profile, self.discard_mode = rules, profile, discard_mode
         self.comb = combine_table(rules)
+        # Three printed jokers make a tunnela (Marriage): laid from the pool, not from a suit.
+        tunnelas = printed // 3 if profile.printed_joker_tunnela else 0
+        self.joker_tunnelas = [(t, min(4, t)) for t in range(tunnelas + 1)]
         self.met_with = _met_with(rules, profile)
         self.best: _Best | None = None
         # Penalties at or above the cap all score the cap, so the cap bounds the search too.
@@ -457,21 +462,26 @@ class _SetSearch:
             right = self._pair(self.base[2], self.base[3])
             found = _NO_LIMIT
             least_right = right[0][0][0] if right[0] else _NO_LIMIT
-            for a in left[0]:
-                if a[0] + least_right >= found:
-                    break
-                for st_b, entries in right[1]:
-                    if not self.met_with[a[2]][st_b]:
-                        continue
-                    for b in entries:
-                        lo = a[0] + b[0]
-                        if lo >= found:
-                            break
-                        if self._admissible(a, b, set_jokers) is not None:
-                            found = lo
-                            break
+            comb = self.comb
+            for t, t_state in self.joker_tunnelas:
+                for a in left[0]:
+                    if a[0] + least_right >= found:
+                        break
+                    for st_b, entries in right[1]:
+                        if not self._met(comb[comb[a[2]][st_b]][t_state]):
+                            continue
+                        for b in entries:
+                            lo = a[0] + b[0]
+                            if lo >= found:
+                                break
+                            if self._admissible(a, b, set_jokers + 3 * t) is not None:
+                                found = lo
+                                break
             self.without_sets[set_jokers] = found
         return found
+
+    def _met(self, state: int) -> bool:
+        return _met(self.rules, self.profile, state)
 
     def _admissible(self, a: _Pair, b: _Pair, set_jokers: int) -> int | None:
         """Spare jokers if the joined entries can stand (one discard when the hand has one more
@@ -505,39 +515,46 @@ class _SetSearch:
         if not left or not right:
             return
         least_right = right[0][0]
-        comb, met_with, marriage = self.comb, self.met_with, self.rules.marriage
-        for a in left:
-            lo_a, _, st_a, _, ab_a, _, _ = a
-            if self._hopeless(lo_a + least_right):
-                break
-            meets = met_with[st_a]
-            for st_b, entries in right_states:
-                if not meets[st_b]:
-                    continue
-                st = comb[st_a][st_b]
-                for b in entries:
-                    lo = lo_a + b[0]
-                    if self._hopeless(lo):
-                        break
-                    spare = self._admissible(a, b, set_jokers)
-                    if spare is None:
+        comb, marriage = self.comb, self.rules.marriage
+        for t, t_state in self.joker_tunnelas:
+            met_with = self.met_with if not t else self._met_with_tunnelas(t_state)
+            for a in left:
+                lo_a, _, st_a, _, ab_a, _, _ = a
+                if self._hopeless(lo_a + least_right):
+                    break
+                meets = met_with[st_a]
+                for st_b, entries in right_states:
+                    if not meets[st_b]:
                         continue
-                    declarable = lo == 0 and (
-                        not marriage
-                        or spare == 0
-                        or (ab_a | b[4]) == 1
-                        or st == 9
-                        or extra >> spare & 1 == 1
-                    )
-                    cur = self.best
-                    if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
-                        by_order = (a[5], a[6], b[5], b[6])
-                        picks = tuple(by_order[order.index(s)] for s in range(4))
-                        discard_joker = self.discard_mode and not (a[3] + b[3])
-                        self.best = _Best(lo, declarable, chosen, picks, discard_joker)
-                        self.limit = min(self.limit, lo)
-                        if declarable:
-                            return
+                    st = comb[comb[st_a][st_b]][t_state]
+                    for b in entries:
+                        lo = lo_a + b[0]
+                        if self._hopeless(lo):
+                            break
+                        spare = self._admissible(a, b, set_jokers + 3 * t)
+                        if spare is None:
+                            continue
+                        declarable = lo == 0 and (
+                            not marriage
+                            or spare == 0
+                            or (ab_a | b[4]) == 1
+                            or st == 9
+                            or extra >> spare & 1 == 1
+                        )
+                        cur = self.best
+                        if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
+                            by_order = (a[5], a[6], b[5], b[6])
+                            picks = tuple(by_order[order.index(s)] for s in range(4))
+                            discard_joker = self.discard_mode and not (a[3] + b[3])
+                            self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
+                            self.limit = min(self.limit, lo)
+                            if declarable:
+                                return
+
+    def _met_with_tunnelas(self, t_state: int) -> list[list[bool]]:
+        comb = self.comb
+        n = len(comb)
+        return [[self._met(comb[comb[a][b]][t_state]) for b in range(n)] for a in range(n)]
 
     def _dive(self) -> None:
         """Try the leaf that takes the most cards into sets (what jokers allow) first: in hands
@@ -684,6 +701,10 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
     wild = wilds.codes
     jokers = [c for c in remaining if c in wild]
     pure = [-1 not in group for group in seqs]
+    for _ in range(best.joker_tunnelas):
+        for _ in range(3):
+            jokers.remove(JOKER_CODE)
+        tunnelas.append((JOKER_CODE,) * 3)
     if best.discard_joker:
         discard = jokers.pop()
     spare = len(jokers) - sum(g.count(-1) for g in seqs) - sum(c.jokers for _, c in best.sets)
