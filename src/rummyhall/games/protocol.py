@@ -1,0 +1,318 @@
+"""The protocol every game engine follows, so that the server, the store, the bots and the browser
+client can drive any game the same way (DESIGN.md, principle 2).
+
+An engine is a pure state machine. It is created from a typed, frozen config; randomness comes
+in as explicit decks (the house *deals*), time comes in as the ``at`` stamp of each action, in
+milliseconds. Then:
+
+* :meth:`Game.awaited` says whose input the game waits for, and by when;
+* :meth:`Game.legal` lists what a seat may do now;
+* :meth:`Game.apply` takes ``(seat, action, at)`` and returns :class:`Event` s, or raises a
+  :class:`GameError` with a stable code and leaves the state exactly as it was;
+* :meth:`Game.view` is everything one seat may see (``None``: a spectator), and the only way hidden
+  cards leave the engine;
+* :attr:`Game.result` is set when the game is over: points per seat and ledger-ready postings.
+
+Seats are numbered from 1. Seat 0 is the house: it deals (``deal`` actions, carrying the deck)
+and nothing else. A timeout is an ordinary action (``timeout``) that the server applies for the
+awaited seat once its deadline has passed; the engine decides what it means.
+
+Every accepted action is recorded; :func:`replay` rebuilds a game from its record.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rummyhall.cards import Card, format_cards, parse_physical
+from rummyhall.shuffle import FairDeal
+
+HOUSE = 0
+"""The seat number of the house, which deals."""
+
+JSON = dict[str, Any]
+
+
+class GameError(Exception):
+    """An action the engine refuses. ``code`` is stable (clients translate it), ``message`` is
+    for people. The game's state is unchanged."""
+
+    code: ClassVar[str] = "game_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadAction(GameError):
+    """The action text does not parse, or names no action of this game."""
+
+    code = "bad_action"
+
+
+class NotYourTurn(GameError):
+    code = "not_your_turn"
+
+
+class IllegalAction(GameError):
+    """A well-formed action the rules do not allow now."""
+
+    code = "illegal_action"
+
+
+class InvalidCards(GameError):
+    """Cards the seat does not hold, or that cannot be played that way."""
+
+    code = "invalid_cards"
+
+
+class GameOver(GameError):
+    code = "game_over"
+
+
+class UnknownSeat(GameError):
+    code = "unknown_seat"
+
+
+class TooEarly(GameError):
+    """A timeout before the deadline."""
+
+    code = "too_early"
+
+
+class TooLate(GameError):
+    """An action after the seat's deadline: only the server's ``timeout`` is left."""
+
+    code = "too_late"
+
+
+ERROR_CODES: tuple[str, ...] = (
+    BadAction.code,
+    NotYourTurn.code,
+    IllegalAction.code,
+    InvalidCards.code,
+    GameOver.code,
+    UnknownSeat.code,
+    TooEarly.code,
+    TooLate.code,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Awaited:
+    """A seat the game waits for: what for (``turn``, ``declare``, ``deal``, ...) and the time by
+    which the server should apply a ``timeout`` for it (None: no limit)."""
+
+    seat: int
+    kind: str
+    deadline: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Posting:
+    """One leg of a chip transfer. Accounts are ``seat:N`` for the chips the player in seat N has
+    at the table, ``pot`` for the table's pot and ``house`` for the rake. The postings of one event
+    or result sum to zero; the server writes them to the ledger with the action that caused them."""
+
+    account: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for clients to animate. ``to`` limits who may see it (None:
+    everyone, spectators included); views stay the source of truth. ``postings`` are the chips
+    the action moved (a pool entry, a bet), if any."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: frozenset[int] | None = None
+    postings: tuple[Posting, ...] = ()
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: points per seat (the game's own scoring), the winning seats, and the
+    chip postings that settle it."""
+
+    points: Mapping[int, int]
+    winners: tuple[int, ...]
+    postings: tuple[Posting, ...]
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if sum(p.amount for p in self.postings) != 0:
+            raise ValueError("postings must sum to zero")
+
+    def to_json(self) -> JSON:
+        return {
+            "points": {str(seat): pts for seat, pts in self.points.items()},
+            "winners": list(self.winners),
+            "postings": [{"account": p.account, "amount": p.amount} for p in self.postings],
+            "detail": dict(self.detail),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What the house deals: a deck (top card first) and, for provably-fair deals, the seeds that
+    produce it. In records a fair deal is stored as its seeds, any other as its cards."""
+
+    deck: tuple[Card, ...]
+    fair: FairDeal | None = None
+
+    @staticmethod
+    def of_fair(fair: FairDeal, decks: int, jokers: int) -> Deal:
+        return Deal(tuple(fair.order(decks, jokers)), fair)
+
+    def to_json(self, decks: int, jokers: int) -> JSON:
+        if self.fair is not None:
+            return {**self.fair.to_revealed(), "decks": decks, "jokers": jokers}
+        return {"cards": " ".join(card.physical for card in self.deck)}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Deal:
+        if "server_seed" in data:
+            fair = FairDeal(
+                bytes.fromhex(str(data["server_seed"])),
+                str(data["client_seed"]),
+                int(data["nonce"]),
+            )
+            return Deal.of_fair(fair, int(data["decks"]), int(data["jokers"]))
+        return Deal(tuple(parse_physical(token) for token in str(data["cards"]).split()))
+
+    def __str__(self) -> str:
+        if self.fair is not None:
+            return f"deal fair commitment={self.fair.commitment} nonce={self.fair.nonce}"
+        return f"deal {format_cards(self.deck[:5])} ... ({len(self.deck)} cards)"
+
+
+class Game(ABC):
+    """A game in progress (see the module docstring)."""
+
+    name: ClassVar[str]
+    """The game's id in configs and records, e.g. ``"indian13"``."""
+
+    def __init__(self) -> None:
+        self.log: list[JSON] = []
+        """Accepted actions as record entries: ``{"seat", "action", "at"}`` (+ ``"deal"``)."""
+        self.clock = 0
+        """The time of the last accepted action (ms); actions may not go back in time."""
+
+    # --- what a game must provide -----------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def seats(self) -> int:
+        """Number of seats (numbered 1..seats)."""
+
+    @abstractmethod
+    def config_json(self) -> JSON:
+        """The config, as stored in records (:func:`replay` passes it back to :meth:`create`)."""
+
+    @classmethod
+    @abstractmethod
+    def create(cls, config: Mapping[str, Any]) -> Game:
+        """A new game from a config as :meth:`config_json` writes it."""
+
+    @abstractmethod
+    def awaited(self) -> list[Awaited]:
+        """Who must act next, and by when (from the time of the last accepted action)."""
+
+    @abstractmethod
+    def legal(self, seat: int) -> list[str]:
+        """The actions ``seat`` may take now, in the game's notation (templates such as
+        ``discard <card>`` where the choice is open)."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: str, deal: Deal | None, at: int) -> list[Event]:
+        """Validate and apply one action; raise :class:`GameError` before changing anything."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """Everything ``seat`` may see now (None: a spectator), as JSON-ready data."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else None."""
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    # --- shared behaviour ---------------------------------------------------------------------
+
+    def apply(self, seat: int, action: str, at: int, *, deal: Deal | None = None) -> list[Event]:
+        """Apply ``action`` (notation, e.g. ``"discard 7H"``) by ``seat`` at time ``at`` (ms).
+        The house deals with ``apply(HOUSE, "deal", at, deal=...)``."""
+        if self.over:
+            raise GameOver("the game is over")
+        if seat != HOUSE and not 1 <= seat <= self.seats:
+            raise UnknownSeat(f"there is no seat {seat} at this table")
+        text = " ".join(action.split())
+        if not text:
+            raise BadAction("empty action")
+        if (text == "deal") != (seat == HOUSE):
+            raise BadAction("only the house deals, and it does nothing else")
+        if text == "deal" and deal is None:
+            raise BadAction("a deal needs its deck")
+        if at < self.clock:
+            raise BadAction(f"time {at} is before the last action ({self.clock})")
+        events = self._apply(seat, text, deal, at)
+        self.clock = at
+        entry: JSON = {"seat": seat, "action": text, "at": at}
+        if deal is not None:
+            entry["deal"] = deal.to_json(*self.shoe())
+        self.log.append(entry)
+        return events
+
+    def shoe(self) -> tuple[int, int]:
+        """(decks, printed jokers per deck) of this game's shoe."""
+        return (1, 0)
+
+    def record(self) -> JSON:
+        """The game record: config, every accepted action with its seat and time, and the result
+        when there is one (docs/records.md)."""
+        data: JSON = {"game": self.name, "config": self.config_json(), "actions": list(self.log)}
+        if self.result is not None:
+            data["result"] = self.result.to_json()
+        return data
+
+
+def notation(entry: Mapping[str, Any]) -> str:
+    """One record entry as a line of notation: ``p2 discard 7H``; the house is ``p0``."""
+    return f"p{entry['seat']} {entry['action']}"
+
+
+_GAMES: dict[str, type[Game]] = {}
+
+
+def register(game: type[Game]) -> type[Game]:
+    """Class decorator: make a game known to :func:`replay` and the command line."""
+    _GAMES[game.name] = game
+    return game
+
+
+def game_class(name: str) -> type[Game]:
+    found = _GAMES.get(name)
+    if found is None:
+        raise ValueError(f"unknown game {name!r}; known: {', '.join(sorted(_GAMES))}")
+    return found
+
+
+def replay(record: Mapping[str, Any], *, upto: int | None = None) -> Game:
+    """Rebuild a game from its record by applying its actions in order (the first ``upto`` of
+    them if given). Raises :class:`GameError` if the record holds an action the rules refuse."""
+    game = game_class(str(record["game"])).create(record["config"])
+    actions: Sequence[Mapping[str, Any]] = record["actions"]
+    for entry in actions[:upto]:
+        deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
+        game.apply(int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal)
+    return game

@@ -1,0 +1,156 @@
+"""The numbers of 13-card Indian Rummy as typed, frozen data (DESIGN.md, principle 6).
+
+Two rule profiles (``classic``, ``vengala``) and three modes (``points``, ``pool101``,
+``pool201``). The engine (:mod:`rummyhall.games.indian13`) reads these objects and holds no rule
+literal of its own. Sources: docs/rules/indian-rummy-13.md and the 13-card section of
+shared/rules/DECISIONS.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+ProfileName = Literal["classic", "vengala"]
+ModeName = Literal["points", "pool101", "pool201"]
+
+
+@dataclass(frozen=True, slots=True)
+class DropScores:
+    """What a drop scores: before the player's first draw of the deal, and after it."""
+
+    first: int
+    middle: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeSize:
+    """The shoe used at tables of up to ``max_seats`` players."""
+
+    max_seats: int
+    decks: int
+    jokers_per_deck: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileRules:
+    """What differs between the two profiles."""
+
+    name: ProfileName
+    melds: str
+    """The meld profile :func:`rummyhall.melds.check` judges declarations and shows with."""
+    min_seats: int
+    max_seats: int
+    shoes: tuple[ShoeSize, ...]
+    """Shoe sizes by table size, smallest first; the first that fits the table is used."""
+    drops: DropScores
+    """Drop scores at points tables (pools have their own)."""
+    first_open_wild_first_mover_only: bool
+    """A wild card turned up as the deal's first open card may only be taken on the deal's very
+    first turn (by the first mover); otherwise anyone may take it."""
+    discarded_wild_blocked_for_next: bool
+    """A wild card a player throws on the open pile may not be taken by the player who follows."""
+    toss_orders_all: bool
+    """The toss orders every seat (classic: highest first, the lowest deals and plays last);
+    otherwise it only picks the first mover and play goes round in seat order (vengala)."""
+
+    def shoe(self, seats: int) -> tuple[int, int]:
+        """(decks, printed jokers per deck) for a table of ``seats`` players."""
+        for size in self.shoes:
+            if seats <= size.max_seats:
+                return (size.decks, size.jokers_per_deck)
+        raise ValueError(f"{self.name} tables seat at most {self.max_seats} players")
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRules:
+    """A pool: a match of deals that knocks players out until one is left."""
+
+    name: ModeName
+    elimination: int
+    """A total at or above this knocks the player out."""
+    rejoin_limit: int
+    """An eliminated player may buy back in only while no remaining total exceeds this."""
+    drops: DropScores
+
+
+@dataclass(frozen=True, slots=True)
+class CommonRules:
+    """What both profiles and all modes share."""
+
+    hand_size: int
+    cap: int
+    """Most card points a loser scores in one deal."""
+    wrong_declaration: int
+    deal_show_divisor: int
+    deal_show_min: int
+    deal_show_max: int
+    met_objective: int
+    """A loser whose shown groups are a complete, valid declaration scores this."""
+    missed_turn_limit: int
+    """Missed turns in a row that remove a player (scored as the middle drop)."""
+    toss_ace_high: bool
+    """In the toss the ace ranks above the king (suits never count)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timers:
+    """Default timers, in milliseconds."""
+
+    turn_ms: int
+    extra_ms: int
+    """The extra-time bank each player gets per deal."""
+    declare_ms: int
+
+
+COMMON: Final = CommonRules(
+    hand_size=13,
+    cap=80,
+    wrong_declaration=80,
+    deal_show_divisor=2,
+    deal_show_min=2,
+    deal_show_max=40,
+    met_objective=2,
+    missed_turn_limit=3,
+    toss_ace_high=True,
+)
+
+TIMERS: Final = Timers(turn_ms=30_000, extra_ms=30_000, declare_ms=30_000)
+
+CLASSIC: Final = ProfileRules(
+    name="classic",
+    melds="indian13/classic",
+    min_seats=2,
+    max_seats=6,
+    shoes=(ShoeSize(max_seats=6, decks=2, jokers_per_deck=1),),
+    drops=DropScores(first=20, middle=40),
+    first_open_wild_first_mover_only=True,
+    discarded_wild_blocked_for_next=True,
+    toss_orders_all=True,
+)
+
+VENGALA: Final = ProfileRules(
+    name="vengala",
+    melds="indian13/vengala",
+    min_seats=2,
+    max_seats=5,
+    shoes=(
+        ShoeSize(max_seats=4, decks=2, jokers_per_deck=2),
+        ShoeSize(max_seats=5, decks=3, jokers_per_deck=2),
+    ),
+    drops=DropScores(first=10, middle=30),
+    first_open_wild_first_mover_only=False,
+    discarded_wild_blocked_for_next=False,
+    toss_orders_all=False,
+)
+
+POOL101: Final = PoolRules(
+    name="pool101", elimination=101, rejoin_limit=79, drops=DropScores(first=20, middle=40)
+)
+POOL201: Final = PoolRules(
+    name="pool201", elimination=201, rejoin_limit=174, drops=DropScores(first=25, middle=50)
+)
+
+PROFILES: Final[dict[str, ProfileRules]] = {CLASSIC.name: CLASSIC, VENGALA.name: VENGALA}
+POOLS: Final[dict[str, PoolRules]] = {POOL101.name: POOL101, POOL201.name: POOL201}
+MODES: Final[tuple[str, ...]] = ("points", *POOLS)
