@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# Until the room server exists, the main job is a game at the terminal against bots.
 run: $(STAMP)
-	$(BIN)/rummyhall --help
+	$(BIN)/rummyhall play indian13
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -29,6 +30,7 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/simulate.py
 
 soak: $(STAMP)
 	RUMMYHALL_SOAK=1 $(BIN)/pytest -W error tests

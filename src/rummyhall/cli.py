@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from rummyhall import __version__
 from rummyhall.cards import CardError, format_cards, parse, parse_cards
+from rummyhall.games import indian13 as _indian13  # noqa: F401  (registers the game)
+from rummyhall.games.protocol import (
+    HOUSE,
+    JSON,
+    Deal,
+    Event,
+    Game,
+    GameError,
+    game_class,
+    notation,
+    replay,
+)
 from rummyhall.melds import Arrangement, arrange, get_profile
 from rummyhall.shuffle import commitment, deal_order
 
@@ -107,6 +122,396 @@ def _cmd_verify_deal(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+class RecordError(Exception):
+    """A record that cannot be read or that the rules refuse (exit status 2)."""
+
+
+def load_record(path: str) -> JSON:
+    """Read a record file and check its shape (docs/records.md); RecordError says what is wrong."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"{path} is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a record is a JSON object")
+    if not isinstance(data.get("game"), str):
+        raise RecordError(f"{path}: the record names no game")
+    if not isinstance(data.get("config"), dict):
+        raise RecordError(f"{path}: the record has no config object")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError(f"{path}: the record has no list of actions")
+    for index, entry in enumerate(actions, 1):
+        ok = (
+            isinstance(entry, dict)
+            and _is_int(entry.get("seat"))
+            and isinstance(entry.get("action"), str)
+            and _is_int(entry.get("at"))
+            and isinstance(entry.get("deal", {}), dict)
+        )
+        if not ok:
+            raise RecordError(
+                f"{path}: action {index} must be an object with an integer seat, an action text "
+                "and an integer time at"
+            )
+    if "result" in data and not isinstance(data["result"], dict):
+        raise RecordError(f"{path}: the result must be an object")
+    return data
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_RECORD_ERRORS = (GameError, ValueError, KeyError, TypeError)
+"""What a record the rules (or the config or a deal) refuse raises while it is replayed."""
+
+
+def _new_game(record: Mapping[str, Any]) -> Game:
+    try:
+        return game_class(record["game"]).create(record["config"])
+    except _RECORD_ERRORS as exc:
+        raise RecordError(f"the record's game or config is refused: {exc}") from None
+
+
+def _step(game: Game, index: int, entry: Mapping[str, Any]) -> list[Event]:
+    """Apply one record entry; RecordError names the entry the rules refuse."""
+    try:
+        deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
+    except _RECORD_ERRORS as exc:
+        why = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise RecordError(f"action {index} ({notation(entry)}): bad deal data: {why}") from None
+    try:
+        return game.apply(int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal)
+    except GameError as exc:
+        raise RecordError(
+            f"action {index} ({notation(entry)}) is refused by the rules: {exc.code}: {exc.message}"
+        ) from None
+    except _RECORD_ERRORS as exc:
+        raise RecordError(f"action {index} ({notation(entry)}) cannot be replayed: {exc}") from None
+
+
+def replay_record(record: Mapping[str, Any]) -> Game:
+    """:func:`rummyhall.games.protocol.replay`, with a refusal turned into a RecordError that
+    names the action."""
+    try:
+        return replay(record)
+    except _RECORD_ERRORS:
+        game = _new_game(record)
+        for index, entry in enumerate(record["actions"], 1):
+            _step(game, index, entry)
+        raise RecordError("the record cannot be replayed") from None  # pragma: no cover
+
+
+def _fair_deals(record: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any], bool]]:
+    """(action number, seeds, does the commitment match the revealed seed) of each fair deal."""
+    found: list[tuple[int, Mapping[str, Any], bool]] = []
+    for index, entry in enumerate(record["actions"], 1):
+        deal = entry.get("deal")
+        if isinstance(deal, dict) and "server_seed" in deal:
+            try:
+                ok = (
+                    commitment(bytes.fromhex(str(deal["server_seed"])))
+                    == str(deal.get("commitment", "")).lower()
+                )
+            except ValueError:
+                ok = False
+            found.append((index, deal, ok))
+    return found
+
+
+def _verify_command(deal: Mapping[str, Any]) -> str:
+    return (
+        f"rummyhall verify-deal --server-seed {deal['server_seed']} "
+        f"--client-seed {shlex.quote(str(deal['client_seed']))} --nonce {deal['nonce']} "
+        f"--decks {deal['decks']} --jokers {deal['jokers']} --commitment {deal.get('commitment')}"
+    )
+
+
+def _config_line(record: Mapping[str, Any], game: Game) -> str:
+    config = record["config"]
+    parts = [str(record["game"])]
+    if "profile" in config:
+        parts.append(str(config["profile"]))
+    parts.append(f"{game.seats} seats")
+    mode = config.get("mode")
+    if mode == "points":
+        parts.append(f"points, {config.get('point_value', 1)} chip(s) a point")
+    elif isinstance(mode, str):
+        parts.append(f"{mode}, entry fee {config.get('entry_fee', 0)}")
+        if config.get("rake_percent"):
+            parts.append(f"rake {config['rake_percent']}%")
+    parts.append(f"{len(record['actions'])} actions")
+    return " · ".join(parts)
+
+
+def _history(game: Game) -> list[Mapping[str, Any]]:
+    result = game.result
+    if result is not None and "deals" in result.detail:
+        return list(result.detail["deals"])
+    return list(game.view(None).get("history", []))
+
+
+def _result_lines(game: Game) -> list[str]:
+    """Per-seat points, winners, postings and (pools) the totals deal by deal."""
+    lines: list[str] = []
+    history = _history(game)
+    seats = range(1, game.seats + 1)
+    pool = any("totals" in deal for deal in history)
+    if pool:
+        lines.append("deal  winner  " + "".join(f"{f'p{s}':>10}" for s in seats))
+        for deal in history:
+            cells = []
+            for seat in seats:
+                key = str(seat)
+                if key in deal["scores"]:
+                    cell = f"{deal['scores'][key]} ({deal['totals'][key]})"
+                    if seat in deal.get("eliminated", []):
+                        cell += "x"
+                else:
+                    cell = "-"
+                cells.append(f"{cell:>10}")
+            lines.append(f"{deal['deal']:>4}  p{deal['winner']:<6}" + "".join(cells))
+        lines.append("      (each cell: the deal's score (running total); x: eliminated)")
+    else:
+        for deal in history:
+            lines.append(f"deal {deal['deal']}: p{deal['winner']} wins")
+            for key, score in deal["scores"].items():
+                how = deal.get("how", {}).get(key) or ""
+                if int(key) in deal.get("deal_show", []):
+                    how += " (deal show)"
+                lines.append(f"  p{key:<3} {score:>4}  {how}")
+    result = game.result
+    if result is None:
+        waiting = ", ".join(f"p{a.seat} ({a.kind})" for a in game.awaited())
+        lines.append(f"not over: the record stops while the game waits for {waiting}")
+        return lines
+    lines.append(
+        "points: " + " · ".join(f"p{seat} {pts}" for seat, pts in sorted(result.points.items()))
+    )
+    lines.append("winner(s): " + ", ".join(f"p{seat}" for seat in result.winners))
+    postings = " · ".join(f"{p.account} {p.amount:+d}" for p in result.postings)
+    lines.append("chips: " + (postings or "none"))
+    return lines
+
+
+def _state_note(game: Game) -> str:
+    """The public state after a move: the open card, the closed deck, who is awaited."""
+    view = game.view(None)
+    parts = []
+    if view.get("open"):
+        parts.append(f"open {view['open'][-1]}")
+    if "closed" in view and view.get("phase") not in ("between", "over", "start"):
+        parts.append(f"closed {view['closed']}")
+    awaited = [a for a in game.awaited() if a.seat != HOUSE]
+    if awaited:
+        kinds = {a.kind for a in awaited}
+        who = " ".join(f"p{a.seat}" for a in awaited)
+        parts.append(f"{'/'.join(sorted(kinds))}: {who}")
+    return " · ".join(parts)
+
+
+def _event_note(event: Event) -> str | None:
+    data = event.data
+    kind = event.kind
+    if kind == "draw" and data.get("from") == "open":
+        return f"takes {data['card']}"
+    if kind == "drew":
+        return f"gets {data['card']}"
+    if kind == "drop":
+        return f"{data['how']}, {data['score']}"
+    if kind == "declaration":
+        if data["valid"]:
+            return "valid declaration"
+        return f"wrong declaration ({data['reason']}), {data['score']}"
+    if kind == "missed":
+        thrown = f", {data['discarded']} thrown" if "discarded" in data else ""
+        return f"missed turn {data['missed']}{thrown}"
+    if kind == "removed":
+        return f"removed, {data['score']}"
+    if kind == "rejoin":
+        return f"rejoins on {data['total']}"
+    if kind == "reshuffle":
+        return f"closed deck refilled: {data['closed']} cards"
+    if kind == "closed_empty":
+        return "closed deck empty"
+    return None
+
+
+def _deal_lines(
+    game: Game, entry: Mapping[str, Any], events: Sequence[Event], verbose_fair: bool
+) -> list[str]:
+    """The start of a deal: toss, order, cut, open card, seeds and every hand."""
+    pad = " " * 10
+    lines = []
+    for event in events:
+        data = event.data
+        if event.kind == "toss":
+            cards = ", ".join(f"p{seat} {card}" for seat, card in data["cards"])
+            order = " ".join(f"p{seat}" for seat in data["order"])
+            lines.append(f"{pad}toss: {cards} -> order {order}")
+        elif event.kind == "deal":
+            order = " ".join(f"p{seat}" for seat in data["order"])
+            lines.append(
+                f"{pad}deal {data['deal']}: order {order} · cut {data['cut']} "
+                f"(wild {data['wild_rank']}) · open {data['open']} · closed {data['closed']}"
+            )
+            deal = entry.get("deal", {})
+            if verbose_fair and "server_seed" in deal:
+                lines.append(
+                    f"{pad}fair: commitment {deal.get('commitment')} · client seed "
+                    f"{deal['client_seed']!r} · nonce {deal['nonce']}"
+                )
+                lines.append(f"{pad}      server seed {deal['server_seed']}")
+                lines.append(f"{pad}      check: {_verify_command(deal)}")
+            for seat in data["order"]:
+                hand = game.view(seat).get("hand", [])
+                lines.append(f"{pad}p{seat} hand: {' '.join(hand)}")
+    return lines
+
+
+def _deal_end_lines(data: Mapping[str, Any], finishes: Mapping[int, str]) -> list[str]:
+    pad = " " * 10
+    lines = [f"{pad}deal {data['deal']} over: p{data['winner']} wins"]
+    for key, score in data["scores"].items():
+        how = data.get("how", {}).get(key) or ""
+        shown = data.get("shown", {}).get(key)
+        line = f"{pad}  p{key:<3}{score:>4}  {how:<18}"
+        if shown:
+            line += " | ".join(" ".join(group) for group in shown)
+            if int(key) in finishes:
+                line += f"  (finish {finishes[int(key)]})"
+        lines.append(line.rstrip())
+    if "totals" in data:
+        totals = " · ".join(f"p{seat} {total}" for seat, total in data["totals"].items())
+        lines.append(f"{pad}totals: {totals}")
+        if data.get("eliminated"):
+            lines.append(f"{pad}eliminated: {' '.join(f'p{s}' for s in data['eliminated'])}")
+    return lines
+
+
+def _verbose_lines(record: Mapping[str, Any]) -> list[str]:
+    game = _new_game(record)
+    actions: Sequence[Mapping[str, Any]] = record["actions"]
+    origin = int(actions[0]["at"]) if actions else 0
+    finishes: dict[int, str] = {}
+    lines: list[str] = []
+    for index, entry in enumerate(actions, 1):
+        new_deal = game.view(None).get("phase") in ("start", "between")
+        events = _step(game, index, entry)
+        seconds = (int(entry["at"]) - origin) / 1000
+        line = f"{seconds:8.1f}s {notation(entry)}"
+        notes = [note for event in events if (note := _event_note(event)) is not None]
+        if notes:
+            line += "  (" + "; ".join(notes) + ")"
+        if int(entry["seat"]) == HOUSE and new_deal:
+            lines.append("")
+            lines.append(line)
+            lines += _deal_lines(game, entry, events, verbose_fair=True)
+            continue
+        state = _state_note(game)
+        lines.append(f"{line}  [{state}]" if state and not game.over else line)
+        for event in events:
+            if event.kind == "declaration" and "finish" in event.data:
+                finishes[int(event.data["seat"])] = str(event.data["finish"])
+            if event.kind == "deal_end":
+                lines += _deal_end_lines(event.data, finishes)
+                finishes = {}
+    return lines
+
+
+def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        record = load_record(args.record)
+        game = replay_record(record)
+        moves = _verbose_lines(record) if args.verbose else []
+    except RecordError as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 2
+    out.write(_config_line(record, game) + "\n")
+    for line in moves:
+        out.write(line + "\n")
+    if moves:
+        out.write("\n")
+    for line in _result_lines(game):
+        out.write(line + "\n")
+    status = 0
+    fair = _fair_deals(record)
+    if fair:
+        bad = [index for index, _, ok in fair if not ok]
+        out.write(
+            f"provably fair: {len(fair)} deal(s) stored as seeds; `rummyhall verify-deal` "
+            "recomputes each deck" + ("" if args.verbose else " (--verbose lists the seeds)") + "\n"
+        )
+        if bad:
+            numbers = ", ".join(str(index) for index in bad)
+            out.write(
+                f"MISMATCH: the server seed of action(s) {numbers} does not match its commitment\n"
+            )
+            status = 1
+        else:
+            out.write("every commitment matches its revealed server seed\n")
+    stored = record.get("result")
+    if stored is not None:
+        replayed = None if game.result is None else json.loads(json.dumps(game.result.to_json()))
+        if replayed != stored:
+            out.write("MISMATCH: the result stored in the record differs from the replay\n")
+            status = 1
+    return status
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    from rummyhall.terminal import PlaySettings, play
+
+    try:
+        settings = PlaySettings(
+            profile=args.profile,
+            players=args.players,
+            mode="points" if args.pool is None else f"pool{args.pool}",
+            seed=args.seed,
+            name=args.name,
+            record=None if args.record is None else Path(args.record),
+            client_seed=args.client_seed,
+        )
+        settings.config()
+    except ValueError as exc:
+        print(f"play: {exc}", file=sys.stderr)
+        return 2
+    return play(settings, out=out)
+
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from rummyhall.sim import simulate
+
+    try:
+        report = simulate(
+            game=args.game,
+            profile=args.profile,
+            players=args.players,
+            deals=args.deals,
+            seed=args.seed,
+            mode=args.mode,
+            checks=not args.no_checks,
+        )
+    except ValueError as exc:
+        print(f"simulate: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        data = report.to_json()
+        out.write((data if isinstance(data, str) else json.dumps(data, indent=2)) + "\n")
+    else:
+        out.write(report.summary().rstrip("\n") + "\n")
+    return 1 if report.violations else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rummyhall", description="Rummy Hall card room")
     parser.add_argument("--version", action="version", version=f"rummyhall {__version__}")
@@ -136,12 +541,54 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jokers", type=int, default=1, help="printed jokers per pack")
     p.add_argument("--commitment", help="the SHA-256 commitment published before the deal (hex)")
     p.set_defaults(run=_cmd_verify_deal)
+
+    p = sub.add_parser(
+        "replay", help="replay a game record: the result, or the whole game move by move"
+    )
+    p.add_argument("record", help="a record file (JSON, docs/records.md)")
+    p.add_argument(
+        "--verbose", "-v", action="store_true", help="print every action with the public state"
+    )
+    p.set_defaults(run=_cmd_replay)
+
+    p = sub.add_parser("play", help="play at the terminal against bots (you are seat 1)")
+    p.add_argument("game", choices=["indian13"], help="the game")
+    p.add_argument("--profile", choices=["classic", "vengala"], default="classic")
+    p.add_argument("--players", type=int, default=4, help="players at the table, you included")
+    p.add_argument(
+        "--pool", type=int, choices=[101, 201], help="play a pool (else one deal for points)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="the bots' seed")
+    p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument("--record", metavar="FILE", help="write the game record here at the end")
+    p.add_argument("--client-seed", help="your client seed for the provably-fair deals")
+    p.set_defaults(run=_cmd_play)
+
+    p = sub.add_parser(
+        "simulate", help="bots play each other: speed, results and invariants checked"
+    )
+    p.add_argument("--game", default="indian13")
+    p.add_argument("--profile", default="classic")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--deals", type=int, default=500)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--mode", choices=["points", "pool101", "pool201"], default="points")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "--no-checks", action="store_true", help="skip the per-action invariant checks (speed)"
+    )
+    p.set_defaults(run=_cmd_simulate)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.run(args, sys.stdout)
+    try:
+        code: int = args.run(args, sys.stdout)
+    except BrokenPipeError:  # e.g. `rummyhall replay game.json -v | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return code
 
 

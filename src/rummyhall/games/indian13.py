@@ -574,6 +574,8 @@ class Indian13(Game):
         player = self._mover(seat, at)
         if self.drawn is not None:
             raise IllegalAction("you have already drawn this turn; discard or declare")
+        if rest == "open" and not self.pile:
+            raise IllegalAction("the open pile is empty; draw from the closed deck")
         if rest == "open" and not self._open_allowed():
             raise IllegalAction(f"you may not take the {self.pile[-1].card} from the open pile")
         # --- validated ---
@@ -1029,6 +1031,41 @@ class Indian13(Game):
         events.append(Event("game_over", result.to_json()))
 
     # --- views -------------------------------------------------------------------------------
+
+    def census(self) -> dict[str, list[Card]]:
+        """Every physical card of the deal by location (see :meth:`Game.census`): ``closed``,
+        ``cut`` (while it lies under the closed deck), ``open``, ``hand:N``, ``finish:N`` (face
+        down), ``shown:N`` (face up: a declaration that was judged, or any show once the deal has
+        ended), ``toss`` and ``out`` (dropped hands, jokers the toss passed over, ...)."""
+        if self.phase == START:
+            return {}
+        ended = self.phase in (BETWEEN, OVER)
+        stock = list(self.stock)
+        places: dict[str, list[Card]] = {}
+        if stock and self.cut is not None and _same(stock[-1], self.cut):
+            places["cut"] = [stock.pop()]
+        places["closed"] = stock
+        places["open"] = [entry.card for entry in self.pile]
+        face_up: set[tuple[int, int]] = set()
+        for seat, player in self.players.items():
+            up: list[Card] = []
+            if player.shown is not None and (ended or player.status in _FIXED):
+                up = [card for group in player.shown for card in group]
+                if player.finish is not None:
+                    up.append(player.finish)
+                places[f"shown:{seat}"] = up
+            elif player.finish is not None:
+                places[f"finish:{seat}"] = [player.finish]
+            keys = {(card.code, card.copy) for card in up}
+            face_up |= keys
+            held = [card for card in player.hand if (card.code, card.copy) not in keys]
+            if held:
+                places[f"hand:{seat}"] = held
+        tossed = {(card.code, card.copy) for _, card in self.toss} if self.deal_no == 1 else set()
+        dead = [card for card in self.dead if (card.code, card.copy) not in face_up]
+        places["toss"] = [card for card in dead if (card.code, card.copy) in tossed]
+        places["out"] = [card for card in dead if (card.code, card.copy) not in tossed]
+        return places
 
     def view(self, seat: int | None) -> JSON:
         self._check_seat(seat)

@@ -247,6 +247,15 @@ class Game(ABC):
     def over(self) -> bool:
         return self.result is not None
 
+    def census(self) -> dict[str, list[Card]]:
+        """Where every physical card is now: location name -> cards, for invariant checks (tests,
+        ``simulate``); never sent to clients. Empty before the first deal.
+
+        The name says who may see the cards there: ``hand:N`` and ``finish:N`` seat N only;
+        ``closed`` and ``out`` nobody; any other location (``open``, ``cut``, ``toss``,
+        ``shown:N``, ...) everyone."""
+        raise NotImplementedError(f"{type(self).__name__} has no census")
+
     # --- shared behaviour ---------------------------------------------------------------------
 
     def apply(self, seat: int, action: str, at: int, *, deal: Deal | None = None) -> list[Event]:

@@ -1,0 +1,21 @@
+"""Bots: one per game. A bot sees only what its seat may see: it gets the seat's view (the same
+data a client gets) and answers with the next action in the game's notation, or None.
+
+* :class:`rummyhall.bots.indian13.Indian13Bot`: 13-card Indian Rummy, both profiles, points and
+  pools.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Bot(Protocol):
+    """What a table needs from a bot."""
+
+    def act(self, view: dict[str, Any]) -> str | None:
+        """The next action for the seat whose ``view`` this is, or None if it has nothing to do."""
+        ...
+
+
+__all__ = ["Bot"]

@@ -1,0 +1,408 @@
+"""Bots play each other: speed, results and invariants (``rummyhall simulate``).
+
+:func:`simulate` seats one bot per seat and plays deals until it has played the number asked
+for (a pool plays whole matches, so it may play a few more). The house deals provably-fair decks
+derived from the seed (:class:`FairHouse`: deal ``k`` of a run uses the server seed
+``sha256(f"{seed}:{k}")``), refills the closed deck when the game asks, and the clock advances a
+fixed step per action: bots act at once, so no deadline is ever reached. With ``checks=True``
+every invariant of :mod:`rummyhall.games.invariants` is checked after every action; the report
+lists what broke. ``checks=False`` skips them, to measure speed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final
+
+from rummyhall.bots import Bot
+from rummyhall.bots.indian13 import Indian13Bot
+from rummyhall.cards import Card, parse, shoe
+from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.invariants import Invariants
+from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, notation
+from rummyhall.shuffle import FairDeal, shuffled_indices
+
+STEP_MS: Final = 1000
+"""Time between two actions of a simulated game (ms)."""
+MAX_ACTIONS: Final = 20_000
+"""A game still running after this many actions is reported as stuck."""
+MAX_VIOLATIONS: Final = 200
+"""Violations kept in a report (the count goes on)."""
+ENTRY_FEE: Final = 100
+"""Chips each player pays into a simulated pool."""
+
+
+class FairHouse:
+    """The house of a simulation: provably-fair decks derived from ``seed``, one per new deal
+    (``sha256(f"{seed}:{k}")`` is the server seed of the run's deal ``k``, which is also the
+    nonce), and refills of the closed deck shuffled from the open pile with the same stream."""
+
+    def __init__(self, seed: int, client_seed: str = "rummyhall-sim") -> None:
+        self.seed = seed
+        self.client_seed = client_seed
+        self.deals = 0
+        self.refills = 0
+
+    def fair(self, index: int) -> FairDeal:
+        server_seed = hashlib.sha256(f"{self.seed}:{index}".encode()).digest()
+        return FairDeal(server_seed, self.client_seed, index)
+
+    def deal(self, game: Game, kind: str) -> Deal:
+        """What the house deals when the game awaits it for ``kind`` (``deal``, ``reshuffle``)."""
+        if kind == "reshuffle":
+            return self.refill(game)
+        fair = self.fair(self.deals)
+        self.deals += 1
+        return Deal.of_fair(fair, *game.shoe())
+
+    def refill(self, game: Game) -> Deal:
+        """The open pile under its top card, shuffled: a new closed deck (rummy games)."""
+        under: list[str] = list(game.view(None)["open"])[:-1]
+        seed = hashlib.sha256(f"{self.seed}:refill:{self.refills}".encode()).digest()
+        self.refills += 1
+        order = shuffled_indices(seed, self.client_seed, self.refills, len(under))
+        return Deal(tuple(parse(under[i]) for i in order))
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts gathered from the events of the games played."""
+
+    seats: int
+    deals: int = 0
+    matches: int = 0
+    actions: int = 0
+    points: dict[int, int] = field(default_factory=dict)
+    wins: dict[int, int] = field(default_factory=dict)
+    match_wins: dict[int, int] = field(default_factory=dict)
+    first_drops: int = 0
+    middle_drops: int = 0
+    declarations: int = 0
+    wrong_declarations: int = 0
+    timeouts: int = 0
+    reshuffles: int = 0
+    rejoins: int = 0
+    checked: int = 0
+    violations: list[str] = field(default_factory=list)
+    violation_count: int = 0
+
+    def __post_init__(self) -> None:
+        for table in (self.points, self.wins, self.match_wins):
+            for seat in range(1, self.seats + 1):
+                table.setdefault(seat, 0)
+
+    def count(self, events: list[Event]) -> None:
+        for event in events:
+            kind = event.kind
+            data = event.data
+            if kind == "drop":
+                if data.get("how") == "first drop":
+                    self.first_drops += 1
+                else:
+                    self.middle_drops += 1
+            elif kind == "declaration":
+                if data.get("valid"):
+                    self.declarations += 1
+                else:
+                    self.wrong_declarations += 1
+            elif kind == "deal_end":
+                self.deals += 1
+                self.wins[int(data["winner"])] += 1
+                for seat, score in data["scores"].items():
+                    self.points[int(seat)] += int(score)
+            elif kind == "game_over":
+                self.matches += 1
+                for seat in data.get("winners", ()):
+                    self.match_wins[int(seat)] += 1
+            elif kind == "reshuffle":
+                self.reshuffles += 1
+            elif kind == "rejoin":
+                self.rejoins += 1
+            elif kind in {"timeout", "missed"}:
+                self.timeouts += 1
+
+    def violation(self, text: str) -> None:
+        self.violation_count += 1
+        if len(self.violations) < MAX_VIOLATIONS:
+            self.violations.append(text)
+
+
+class Runner:
+    """Plays one game to its end: the house deals, each awaited seat's bot acts on its view.
+
+    ``invariants`` (if given) are checked after every action. A bot that answers nothing when
+    awaited is timed out at its deadline; an action the game refuses is a violation (the bot is
+    asked again, and never repeats a refused action)."""
+
+    def __init__(
+        self,
+        game: Game,
+        bots: Mapping[int, Bot],
+        house: FairHouse,
+        tally: Tally,
+        *,
+        invariants: Invariants | None = None,
+        label: str = "",
+        step: int = STEP_MS,
+    ) -> None:
+        self.game = game
+        self.bots = bots
+        self.house = house
+        self.tally = tally
+        self.invariants = invariants
+        self.label = label
+        self.step = step
+        self.at = game.clock
+
+    def apply(self, seat: int, action: str, at: int, deal: Deal | None = None) -> list[Event]:
+        events = self.game.apply(seat, action, at, deal=deal)
+        self.at = at
+        self.tally.actions += 1
+        self.tally.count(events)
+        if self.invariants is not None:
+            self.tally.checked += 1
+            for problem in self.invariants.check(events):
+                line = notation(self.game.log[-1])
+                self.tally.violation(f"{self.label}action {len(self.game.log)} ({line}): {problem}")
+        return events
+
+    def run(self, max_actions: int = MAX_ACTIONS) -> None:
+        game = self.game
+        start = len(game.log)
+        while not game.over:
+            if len(game.log) - start >= max_actions:
+                self.tally.violation(f"{self.label}still running after {max_actions} actions")
+                return
+            awaited = game.awaited()
+            if not awaited:
+                self.tally.violation(f"{self.label}the game awaits nobody but is not over")
+                return
+            first = awaited[0]
+            at = self.at + self.step
+            if first.seat == HOUSE:
+                if first.kind == "deal" and game.log:
+                    self.poll(at)  # between deals: rejoins and the like
+                    at = self.at + self.step
+                self.apply(HOUSE, "deal", at, self.house.deal(game, first.kind))
+                continue
+            self.move(first.seat, at, first.deadline)
+
+    def poll(self, at: int) -> None:
+        """Ask every bot whether it wants to do something (e.g. rejoin) before the next deal."""
+        for seat, bot in self.bots.items():
+            for _ in range(3):
+                action = bot.act(self.game.view(seat))
+                if action is None:
+                    break
+                if self.attempt(seat, action, at):
+                    at += self.step
+                    break
+
+    def move(self, seat: int, at: int, deadline: int | None) -> None:
+        """The awaited ``seat`` acts; if its bot has nothing (or only refused actions), the
+        server's timeout is applied at the deadline."""
+        bot = self.bots[seat]
+        for _ in range(5):
+            if deadline is not None and at > deadline:
+                break
+            action = bot.act(self.game.view(seat))
+            if action is None:
+                break
+            if self.attempt(seat, action, at):
+                return
+        if deadline is None:
+            self.tally.violation(f"{self.label}seat {seat} is stuck and has no deadline")
+            raise _Stuck
+        self.apply(seat, "timeout", max(at, deadline))
+
+    def attempt(self, seat: int, action: str, at: int) -> bool:
+        try:
+            self.apply(seat, action, at)
+        except GameError as exc:
+            self.tally.violation(
+                f"{self.label}seat {seat}'s bot sent {action!r}: refused ({exc.code}: {exc})"
+            )
+            return False
+        return True
+
+
+class _Stuck(Exception):
+    """A seat the game waits for without a deadline sent nothing usable."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimReport:
+    """What :func:`simulate` measured. Per-seat tables are keyed by seat number."""
+
+    game: str
+    profile: str
+    mode: str
+    players: int
+    seed: int
+    checks: bool
+    deals: int
+    matches: int
+    actions: int
+    seconds: float
+    points: dict[int, int]
+    """Points scored per seat over all deals (lower is better)."""
+    wins: dict[int, int]
+    """Deals won per seat."""
+    match_wins: dict[int, int]
+    """Games won per seat (a points game is one deal; a pool is a match)."""
+    first_drops: int
+    middle_drops: int
+    declarations: int
+    wrong_declarations: int
+    timeouts: int
+    reshuffles: int
+    rejoins: int
+    checked: int
+    """Actions after which the invariants were checked."""
+    violations: list[str]
+    """Invariants broken and actions refused (at most MAX_VIOLATIONS of them)."""
+    violation_count: int = 0
+
+    @property
+    def deals_per_second(self) -> float:
+        return self.deals / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def drops(self) -> int:
+        return self.first_drops + self.middle_drops
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("points", "wins", "match_wins"):
+            data[key] = {str(seat): value for seat, value in data[key].items()}
+        data["seconds"] = round(self.seconds, 4)
+        data["deals_per_second"] = round(self.deals_per_second, 2)
+        data["drops"] = self.drops
+        return data
+
+    def summary(self) -> str:
+        seats = range(1, self.players + 1)
+        games = "match" if self.mode != "points" else "game"
+        lines = [
+            f"simulate {self.game} {self.profile} {self.mode}, {self.players} bots, "
+            f"seed {self.seed}",
+            f"  {self.deals} deals ({self.matches} {games}{'es' if games == 'match' else 's'}),"
+            f" {self.actions} actions in {self.seconds:.2f} s: "
+            f"{self.deals_per_second:.1f} deals/s",
+            "  seat     " + "".join(f"{seat:>8}" for seat in seats),
+            "  points   " + "".join(f"{self.points[seat]:>8}" for seat in seats),
+            "  per deal "
+            + "".join(f"{self.points[seat] / max(1, self.deals):>8.1f}" for seat in seats),
+            "  wins     " + "".join(f"{self.wins[seat]:>8}" for seat in seats),
+        ]
+        if self.mode != "points":
+            lines.append("  matches  " + "".join(f"{self.match_wins[seat]:>8}" for seat in seats))
+        lines += [
+            f"  drops {self.drops} (first {self.first_drops}, middle {self.middle_drops}); "
+            f"declarations {self.declarations} (wrong {self.wrong_declarations}); "
+            f"reshuffles {self.reshuffles}; rejoins {self.rejoins}; timeouts {self.timeouts}",
+        ]
+        if self.checks:
+            lines += [
+                f"  invariants checked after each of {self.checked} actions: every card in",
+                "    exactly one place, postings summing to zero, no view or event showing",
+                "    another seat's hidden cards",
+            ]
+        else:
+            lines.append("  invariants not checked (--no-checks)")
+        if self.violation_count:
+            lines.append(f"  VIOLATIONS: {self.violation_count}")
+            lines += [f"    {text}" for text in self.violations[:20]]
+        else:
+            lines.append("  violations: none")
+        return "\n".join(lines)
+
+
+BotFactory = Callable[[int, int], Bot]
+"""(seat, seed) -> a bot for that seat."""
+
+
+def _indian13_bot(seat: int, seed: int) -> Bot:
+    return Indian13Bot(seed=seed)
+
+
+_BOTS: Final[dict[str, BotFactory]] = {"indian13": _indian13_bot}
+
+
+def simulate(
+    game: str = "indian13",
+    profile: str = "classic",
+    players: int = 4,
+    deals: int = 500,
+    seed: int = 1,
+    mode: str = "points",
+    checks: bool = True,
+    *,
+    bots: BotFactory | None = None,
+) -> SimReport:
+    """Bots play ``deals`` deals (whole matches in a pool) and the report says how it went.
+
+    ``bots`` makes the bot of each seat (default: the game's own bot). Raises ValueError for an
+    unknown game or a table the rules do not allow."""
+    if game not in _BOTS:
+        raise ValueError(f"no bot plays {game!r}; known: {', '.join(sorted(_BOTS))}")
+    if deals < 1:
+        raise ValueError("simulate at least one deal")
+    make_bot = bots or _BOTS[game]
+    config = Indian13Config(
+        profile=profile,
+        seats=players,
+        mode=mode,
+        entry_fee=0 if mode == "points" else ENTRY_FEE,
+    )
+    house = FairHouse(seed)
+    tally = Tally(players)
+    full_shoe: list[Card] | None = None
+    started = time.perf_counter()
+    number = 0
+    while tally.deals < deals:
+        table = Indian13(config)
+        if checks and full_shoe is None:
+            full_shoe = shoe(*table.shoe())
+        invariants = Invariants(table, full_shoe) if checks and full_shoe is not None else None
+        seats = {s: make_bot(s, seed * 1_000_003 + number * 101 + s) for s in range(1, players + 1)}
+        runner = Runner(
+            table, seats, house, tally, invariants=invariants, label=f"game {number + 1}, "
+        )
+        before = tally.deals
+        try:
+            runner.run()
+        except _Stuck:
+            break
+        if tally.deals == before:
+            break  # a game without a deal: reported as a violation already
+        number += 1
+    seconds = time.perf_counter() - started
+    return SimReport(
+        game=game,
+        profile=profile,
+        mode=mode,
+        players=players,
+        seed=seed,
+        checks=checks,
+        deals=tally.deals,
+        matches=tally.matches,
+        actions=tally.actions,
+        seconds=seconds,
+        points=dict(tally.points),
+        wins=dict(tally.wins),
+        match_wins=dict(tally.match_wins),
+        first_drops=tally.first_drops,
+        middle_drops=tally.middle_drops,
+        declarations=tally.declarations,
+        wrong_declarations=tally.wrong_declarations,
+        timeouts=tally.timeouts,
+        reshuffles=tally.reshuffles,
+        rejoins=tally.rejoins,
+        checked=tally.checked,
+        violations=list(tally.violations),
+        violation_count=tally.violation_count,
+    )

@@ -1,0 +1,921 @@
+"""The terminal table of ``rummyhall play``: one person (seat 1) against bots, in a scrolling
+terminal, with nothing but the standard library.
+
+The table is a thin driver around the engine: the house deals provably-fair decks (a fresh
+:class:`~rummyhall.shuffle.FairDeal` per deal), bots act at once from their own views, and the
+person's commands are translated into the engine's notation (``o`` -> ``draw open``...). Whatever
+the engine refuses is shown with its error code and message, and the person is asked again.
+
+Time runs with the wall clock (the record keeps real times) but nobody is hurried: the table's
+timers are set so long that no deadline is ever reached at a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Protocol, TextIO
+
+from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups, sort_key
+from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, GameError
+from rummyhall.games.rules13 import PROFILES
+from rummyhall.melds import Arrangement, Kind, arrange, check
+from rummyhall.shuffle import FairDeal
+
+HUMAN: Final = 1
+"""The person always sits in seat 1."""
+
+NO_LIMIT_MS: Final = 7 * 24 * 3600 * 1000
+"""Turn and declare time at a terminal table: a week, i.e. no timer in practice."""
+
+BOT_NAMES: Final = ("Asha", "Ravi", "Meera", "Kiran", "Dev")
+
+WIDTH: Final = 78
+
+_BOT_PATIENCE: Final = 5
+"""Non-moves (``group``) a bot may send in a row before the table moves for it."""
+
+_ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
+
+_KIND_TEXT: Final = {
+    Kind.PURE_SEQUENCE: "pure sequence",
+    Kind.IMPURE_SEQUENCE: "impure sequence",
+    Kind.SET: "set",
+    Kind.TUNNELA: "tunnela (pure)",
+    Kind.DUBLEE: "pair",
+    Kind.JOKERS: "jokers",
+    Kind.INVALID: "loose",
+}
+
+HELP: Final = """\
+Commands (cards as 7H, 10S, QD, JK; groups separated by |):
+  o               draw the open card            c          draw from the closed deck
+  d 7H            discard 7H                    d          discard the card you just drew
+  x 7H            declare with 7H in the finish slot; the other 13 are auto-arranged
+  x 7H | AS 2S 3S | ...    declare with your own groups (cards left out form a last group)
+  x               declare with the hint's discard, if the hint is a valid declaration
+  g AS 2S 3S | ...         arrange your cards (cards left out form a last group)
+  a               auto-arrange your cards (the hint's grouping)
+  drop            leave the deal before drawing (first drop, or middle drop once you drew)
+  s               show your groups after someone declared (yours if you arranged, else auto)
+  s AS 2S 3S | ...         show these groups
+  h               this help        q    quit        Enter    show the table again
+Any other line is sent to the engine as notation, e.g. "discard 7H" or "draw closed".
+There are no timers here: take your time. The bots move at once."""
+
+
+class Bot(Protocol):
+    """What the table needs from a bot: the next action for the seat whose view it gets."""
+
+    def act(self, view: dict[str, Any]) -> str | None: ...
+
+
+def make_bot(seed: int, seat: int) -> Bot:
+    """The house bot for ``seat`` (each seat gets its own seed derived from ``seed``)."""
+    from rummyhall.bots.indian13 import Indian13Bot
+
+    return Indian13Bot(seed=seed * 1000 + seat)
+
+
+def new_fair_deal(client_seed: str, nonce: int) -> FairDeal:
+    """A provably-fair deal with a fresh secret server seed."""
+    return FairDeal.new(client_seed, nonce)
+
+
+def _wall_clock() -> Callable[[], int]:
+    start = time.monotonic()
+    return lambda: int((time.monotonic() - start) * 1000)
+
+
+def use_colour(out: TextIO) -> bool:
+    """ANSI colours only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def visible_len(text: str) -> int:
+    return len(_ANSI.sub("", text))
+
+
+def pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - visible_len(text))
+
+
+def rpad(text: str, width: int) -> str:
+    return " " * max(0, width - visible_len(text)) + text
+
+
+class Style:
+    """Display forms: suit symbols, and ANSI colours when enabled (red suits, wild cards)."""
+
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+
+    def _sgr(self, codes: str, text: str) -> str:
+        return f"\x1b[{codes}m{text}\x1b[0m" if self.colour else text
+
+    def bold(self, text: str) -> str:
+        return self._sgr("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._sgr("2", text)
+
+    def red(self, text: str) -> str:
+        return self._sgr("31", text)
+
+    def green(self, text: str) -> str:
+        return self._sgr("32", text)
+
+    def yellow(self, text: str) -> str:
+        return self._sgr("33", text)
+
+    def card(self, card: Card | str, wild_rank: str | None = None) -> str:
+        """``10♥`` (red on a colour terminal); a wild card is highlighted, or marked ``*``."""
+        if isinstance(card, str):
+            card = parse(card)
+        text = str(card)
+        wild = card.is_joker or (wild_rank is not None and text[:-1] == wild_rank)
+        if card.suit is not None:
+            text = text[:-1] + card.suit.symbol
+        if not self.colour:
+            return text + "*" if wild and not card.is_joker else text
+        codes = []
+        if card.is_joker:
+            codes.append("1;35")
+        elif card.suit is not None and card.suit.letter in "HD":
+            codes.append("31")
+        if wild and not card.is_joker:
+            codes.append("1;4")
+        return self._sgr(";".join(codes), text) if codes else text
+
+    def cards(self, cards: Sequence[Card | str], wild_rank: str | None = None) -> str:
+        return " ".join(self.card(card, wild_rank) for card in cards)
+
+    def groups(self, groups: Sequence[Sequence[Card | str]], wild_rank: str | None = None) -> str:
+        return self.dim(" │ ").join(self.cards(group, wild_rank) for group in groups)
+
+    def rule(self, title: str) -> str:
+        head = f"── {title} "
+        return self.bold(head + "─" * max(3, WIDTH - visible_len(head)))
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySettings:
+    """What ``rummyhall play indian13`` was asked for."""
+
+    profile: str = "classic"
+    players: int = 4
+    mode: str = "points"
+    seed: int = 0
+    name: str = "You"
+    record: Path | None = None
+    client_seed: str | None = None
+
+    def config(self) -> Indian13Config:
+        return Indian13Config(
+            profile=self.profile,
+            seats=self.players,
+            mode=self.mode,
+            turn_ms=NO_LIMIT_MS,
+            extra_ms=0,
+            declare_ms=NO_LIMIT_MS,
+        )
+
+
+class _Quit(Exception):
+    """The person asked to leave (or the input ran out)."""
+
+
+def _cards(texts: Sequence[str]) -> list[Card]:
+    return [parse(text) for text in texts]
+
+
+def _minus(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card] | None:
+    """``cards`` without one copy of each of ``taken``; None if one of them is not there."""
+    left = list(cards)
+    for card in taken:
+        if card not in left:
+            return None
+        left.remove(card)
+    return left
+
+
+def auto_groups(arrangement: Arrangement) -> list[list[Card]]:
+    """The solver's groups with the unmelded cards as a last group (and a 14-card hand's discard
+    on its own at the end): every card exactly once."""
+    groups = [list(group) for group in arrangement.groups]
+    if arrangement.leftover:
+        groups.append(sorted(arrangement.leftover, key=sort_key))
+    if arrangement.discard is not None:
+        groups.append([arrangement.discard])
+    return groups
+
+
+class TerminalTable:
+    """One match (a points deal, or a whole pool) at the terminal."""
+
+    def __init__(
+        self,
+        settings: PlaySettings,
+        *,
+        out: TextIO,
+        ask: Callable[[str], str],
+        colour: bool,
+        clock: Callable[[], int] | None = None,
+        bot_factory: Callable[[int, int], Bot] = make_bot,
+        deal_source: Callable[[str, int], FairDeal] = new_fair_deal,
+    ) -> None:
+        self.settings = settings
+        self.game = Indian13(settings.config())
+        self.out = out
+        self._ask = ask
+        self.style = Style(colour)
+        self.clock = clock or _wall_clock()
+        self.deal_source = deal_source
+        self.client_seed = settings.client_seed or secrets.token_hex(8)
+        self.bots = {
+            seat: bot_factory(settings.seed, seat) for seat in range(2, self.game.seats + 1)
+        }
+        self.names = {HUMAN: settings.name, **{s: BOT_NAMES[s - 2] for s in self.bots}}
+        self.melds = PROFILES[settings.profile].melds
+        self.fair: list[FairDeal] = []
+        self.drawn: str | None = None
+        """The card the person drew this turn (None: not drawn, or not known)."""
+        self.quiet_moves = 0
+        """Bot moves not narrated while the person is out of the deal."""
+
+    # --- input and output --------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.out.flush()
+        try:
+            return self._ask(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            raise _Quit from None
+
+    def confirm(self, question: str) -> bool:
+        return self.ask(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+
+    def who(self, seat: int) -> str:
+        name = self.names.get(seat, "house")
+        return f"p{seat} {name if len(name) <= 10 else name[:9] + '…'}"
+
+    def _subject(self, seat: int, base: str, third: str) -> str:
+        if seat == HUMAN:
+            return f"{self.style.bold('You')} {base}"
+        return f"{self.who(seat)} {third}"
+
+    # --- the match ---------------------------------------------------------------------------
+
+    def run(self) -> int:
+        settings = self.settings
+        mode = "points" if settings.mode == "points" else f"pool {settings.mode[4:]}"
+        self.say(
+            self.style.bold(
+                f"Rummy Hall · 13-card Indian Rummy · {settings.profile} · {mode} · "
+                f"{settings.players} players"
+            )
+        )
+        self.say(
+            f"You are {self.who(HUMAN)}; the bots are "
+            + ", ".join(self.who(s) for s in self.bots)
+            + ". Type h for help. No timers: take your time."
+        )
+        self.say(self.style.dim(f"Deals are provably fair; client seed {self.client_seed}."))
+        try:
+            while not self.game.over:
+                self._step()
+        except (_Quit, KeyboardInterrupt):
+            self.say("You left the table; the game is abandoned.")
+        self._save()
+        return 0
+
+    def _step(self) -> None:
+        game = self.game
+        awaited = game.awaited()
+        seats = [a.seat for a in awaited]
+        if HOUSE in seats:
+            if game.phase == "between":
+                self._between_deals()
+            self._house()
+            return
+        bots = [s for s in seats if s != HUMAN]
+        if bots:
+            self._bot(bots[0])
+        elif HUMAN in seats:
+            self._human()
+        else:  # pragma: no cover - the engine always awaits someone until it is over
+            raise RuntimeError(f"nobody to wait for in phase {game.phase}")
+
+    def _apply(self, seat: int, action: str, deal: Deal | None = None) -> list[Event]:
+        game = self.game
+        at = max(self.clock(), game.clock)
+        deadline = next((a.deadline for a in game.awaited() if a.seat == seat), None)
+        if seat != HOUSE and deadline is not None:
+            at = min(at, deadline)  # no timers at a terminal: never let a deadline pass
+        events = game.apply(seat, action, at, deal=deal)
+        self._narrate(seat, action, events)
+        return events
+
+    def _house(self) -> None:
+        game = self.game
+        if game.phase == "reshuffle":
+            under = _cards(game.view(None)["open"][:-1])
+            secrets.SystemRandom().shuffle(under)
+            self._apply(HOUSE, "deal", Deal(tuple(under)))
+            return
+        fair = self.deal_source(self.client_seed, len(self.fair))
+        self.fair.append(fair)
+        self._apply(HOUSE, "deal", Deal.of_fair(fair, *game.shoe()))
+
+    def _between_deals(self) -> None:
+        game = self.game
+        for seat, bot in self.bots.items():
+            if "rejoin" in game.legal(seat) and bot.act(game.view(seat)) == "rejoin":
+                self._apply(seat, "rejoin")
+        view = game.view(HUMAN)
+        if "rejoin" in game.legal(HUMAN):
+            pool = view["pool"]
+            highest = max(s["total"] for s in view["seats"] if s["status"] != "eliminated")
+            fee = f" for {pool['entry_fee']} chips" if pool["entry_fee"] else ""
+            if self.confirm(f"You are out of the pool. Rejoin{fee} on {highest + 1} points?"):
+                self._apply(HUMAN, "rejoin")
+        me = next(s for s in game.view(HUMAN)["seats"] if s["seat"] == HUMAN)
+        if me["status"] != "eliminated":
+            answer = self.ask(f"Enter: deal {game.deal_no + 1} · q: quit › ")
+            if answer.strip().lower() in ("q", "quit"):
+                raise _Quit
+
+    def _bot(self, seat: int) -> None:
+        game = self.game
+        bot = self.bots[seat]
+        for _ in range(_BOT_PATIENCE):
+            try:
+                action = bot.act(game.view(seat))
+            except Exception as exc:  # a broken bot must not end the person's game
+                self.say(self.style.dim(f"({self.who(seat)}'s bot failed: {exc!r})"))
+                break
+            if action is None:
+                break
+            try:
+                self._apply(seat, action)
+            except GameError as exc:
+                self.say(self.style.dim(f"({self.who(seat)}: {action!r} refused: {exc.code})"))
+                break
+            if action.split()[0] != "group":
+                return
+        self._apply(seat, self._fallback(seat))
+
+    def _fallback(self, seat: int) -> str:
+        """A move for a bot that gave none: draw closed, throw the drawn card, show auto groups."""
+        game = self.game
+        legal = game.legal(seat)
+        view = game.view(seat)
+        if "draw closed" in legal:
+            return "draw closed"
+        if any(action.startswith("show") for action in legal):
+            return "show " + format_groups(self._auto(view["hand"]))
+        return next(a for a in legal if a.startswith("discard"))
+
+    def _auto(self, hand: Sequence[str]) -> list[list[Card]]:
+        cut = self.game.cut
+        assert cut is not None
+        return auto_groups(arrange(_cards(hand), joker=cut, profile=self.melds))
+
+    # --- the person --------------------------------------------------------------------------
+
+    def _human(self) -> None:
+        self.say()
+        self.say(self.render(self.game.view(HUMAN)))
+        while True:
+            view = self.game.view(HUMAN)
+            command = self.ask(self._prompt(view)).strip()
+            if not command:
+                self.say(self.render(view))
+                continue
+            word = command.split()[0].lower()
+            if word in ("h", "help", "?"):
+                self.say(HELP)
+                continue
+            if word in ("q", "quit", "exit"):
+                if self.confirm("Quit? The game is abandoned."):
+                    raise _Quit
+                continue
+            try:
+                action = self.translate(command, view)
+            except ValueError as exc:
+                self.say(self.style.yellow(str(exc)))
+                continue
+            if action is None:
+                continue
+            try:
+                self._apply(HUMAN, action)
+            except GameError as exc:
+                self.say(self.style.red(f"{exc.code}: {exc.message}"))
+                continue
+            if action.startswith(("draw", "group")):
+                self.say(self._hand_block(self.game.view(HUMAN)))
+                continue
+            return
+
+    def _prompt(self, view: JSON) -> str:
+        phase = view["phase"]
+        if phase == "show":
+            return "Show your groups (s) › "
+        if phase == "declare":
+            return "Confirm your declaration (s) › "
+        if view["drawn"]:
+            return "Discard (d CARD) or declare (x CARD) › "
+        return "Draw: o open, c closed (or drop) › "
+
+    def translate(self, command: str, view: JSON) -> str | None:
+        """The engine action for a command; None when there is nothing to send; ValueError with
+        a message for the person when the command cannot be completed here."""
+        word, _, rest = command.partition(" ")
+        word = word.lower()
+        rest = rest.strip()
+        hand = _cards(view["hand"])
+        if word == "o" and not rest:
+            return "draw open"
+        if word == "c" and not rest:
+            return "draw closed"
+        if word == "d":
+            if not rest:
+                if view["phase"] != "play" or not view["drawn"]:
+                    raise ValueError("draw first (o or c), then discard")
+                if self.drawn is None:
+                    raise ValueError("say which card to discard, e.g. d 7H")
+                return f"discard {self.drawn}"
+            return f"discard {_canonical_card(rest)}"
+        if word == "x":
+            return self._declare(rest, hand, view)
+        if word == "g":
+            if not rest:
+                raise ValueError("give your groups, e.g. g AS 2S 3S | 7H 8H 9H")
+            return "group " + _complete(rest, hand)
+        if word == "a" and not rest:
+            return "group " + format_groups(self._auto(view["hand"]))
+        if word == "s":
+            if view["phase"] not in ("show", "declare"):
+                raise ValueError("s shows your groups after a declaration; nobody has declared")
+            if rest:
+                text = _complete(rest, hand)
+            else:
+                mine = view["arrangement"]
+                text = format_groups(mine) if mine else format_groups(self._auto(view["hand"]))
+            if view["phase"] == "declare" and not self._sure(text):
+                return None
+            return f"show {text}"
+        return command  # notation, or something for the engine to refuse
+
+    def _declare(self, rest: str, hand: list[Card], view: JSON) -> str | None:
+        cut = self.game.cut
+        assert cut is not None
+        if not rest:
+            hint = arrange(hand, joker=cut, profile=self.melds)
+            if hint.discard is None:
+                raise ValueError("draw first, then declare: x CARD")
+            if not hint.declarable:
+                raise ValueError(
+                    f"no valid declaration yet (the best grouping scores {hint.penalty}); "
+                    "name the card to declare anyway: x CARD"
+                )
+            groups = [list(group) for group in hint.groups]
+            return f"declare {hint.discard} | {format_groups(groups)}"
+        card_text, bar, groups_text = rest.partition("|")
+        card = _canonical_card(card_text)
+        try:
+            finish = parse(card)
+        except CardError:
+            return f"declare {card}"  # the engine explains
+        others = _minus(hand, [finish])
+        if others is None:
+            return f"declare {card}"  # not held: the engine explains
+        if bar:
+            text = _complete(groups_text, others)
+        else:
+            text = format_groups(auto_groups(arrange(others, joker=cut, profile=self.melds)))
+        if not self._sure(text):
+            return None
+        return f"declare {card} | {text}"
+
+    def _sure(self, groups_text: str) -> bool:
+        """Ask before a declaration that the rules will judge wrong (80 points)."""
+        cut = self.game.cut
+        assert cut is not None
+        try:
+            verdict = check(parse_groups(groups_text), joker=cut, profile=self.melds)
+        except CardError:
+            return True  # the engine explains
+        if verdict.declarable:
+            return True
+        self.say(self.style.yellow(f" Not a valid declaration: {verdict.reason}."))
+        return self.confirm(" A wrong declaration scores 80. Declare anyway?")
+
+    # --- rendering ---------------------------------------------------------------------------
+
+    def render(self, view: JSON) -> str:
+        """The table as seat 1 sees it."""
+        st = self.style
+        wild = view["wild_rank"]
+        mode = "points" if view["mode"] == "points" else f"pool {view['mode'][4:]}"
+        lines = [st.rule(f"Deal {view['deal']} · {view['profile']} · {mode}")]
+        cut = view["cut"]
+        wild_text = "every ace and JK" if cut == "JK" else f"every {wild} and JK"
+        closed = f"closed deck {view['closed']}"
+        left = f" Cut joker {st.card(cut, wild)}  wild: {wild_text}"
+        lines.append(pad(left, WIDTH - len(closed)) + closed)
+        pile = view["open"]
+        if pile:
+            under = [st.card(c, wild) for c in pile[-6:-1]]
+            top = st.card(pile[-1], wild)
+            shown = (["…"] if len(pile) > 6 else []) + under
+            line = " Open pile " + (" ".join(shown) + " " if shown else "") + f"[{top}]"
+            if view["phase"] == "play" and view["turn"] == HUMAN and not view["drawn"]:
+                line += (
+                    st.green("  you may take it")
+                    if view["may_take_open"]
+                    else (st.yellow("  you may not take it"))
+                )
+            lines.append(line)
+        else:
+            lines.append(" Open pile empty")
+        lines.append("")
+        lines.append(self._seats_block(view))
+        declarer = next((s for s in view["seats"] if s["status"] == "won" and s["shown"]), None)
+        if view["phase"] == "show" and declarer is not None:
+            finish = st.card(declarer["finish"], wild) if declarer.get("finish") else "?"
+            lines.append("")
+            lines.append(
+                f" {self.who(declarer['seat'])} declared: "
+                f"{st.groups(declarer['shown'], wild)}   finish {finish}"
+            )
+        lines.append("")
+        lines.append(self._hand_block(view))
+        return "\n".join(lines)
+
+    def _hand_block(self, view: JSON) -> str:
+        """The person's hand, their groups and the hint, and the commands that fit the moment."""
+        if view["phase"] in ("show", "declare"):
+            commands = "s show (your groups, else the best) · s GROUPS · g … group · a auto"
+        elif view["drawn"]:
+            commands = "d CARD discard · d the drawn card · x CARD declare · g … group · a auto"
+        else:
+            commands = "o draw open · c draw closed · drop · g … group · a auto"
+        return "\n".join(
+            [
+                self._hand_line(view),
+                self._groups_block(view),
+                self.style.dim(f" {commands} · h help · q quit"),
+            ]
+        )
+
+    def _seats_block(self, view: JSON) -> str:
+        st = self.style
+        pool = view["mode"] != "points"
+        header = "  " + pad("seat", 14) + rpad("cards", 5) + "  " + pad("status", 12)
+        header += rpad("score", 5) + (rpad("total", 7) if pool else "")
+        rows = [st.dim(header)]
+        for entry in view["seats"]:
+            seat = entry["seat"]
+            status = entry["status"]
+            if entry["how"] and status not in ("playing", "showing"):
+                status = entry["how"]
+            cards = str(entry["cards"]) if entry["cards"] else "—"
+            score = "" if entry["score"] is None else str(entry["score"])
+            row = "  " + pad(self.who(seat), 14) + rpad(cards, 5) + "  " + pad(status, 12)
+            row += rpad(score, 5) + (rpad(str(entry["total"]), 7) if pool else "")
+            if view["turn"] == seat and view["phase"] in ("play", "reshuffle"):
+                row += st.green("  ◀ your turn" if seat == HUMAN else "  ◀ to move")
+            elif seat in [a["seat"] for a in view["awaited"]]:
+                row += st.green("  ◀ to show")
+            if seat == HUMAN:
+                row = st.bold(row)
+            rows.append(row)
+        if pool:
+            info = view["pool"]
+            rows.append(
+                st.dim(
+                    f"  out at {info['elimination']} · rejoin while every total ≤ "
+                    f"{info['rejoin_limit']}"
+                )
+            )
+        return "\n".join(rows)
+
+    def _hand_line(self, view: JSON) -> str:
+        st = self.style
+        wild = view["wild_rank"]
+        hand = _cards(view["hand"])
+        by_suit: list[list[Card]] = []
+        for card in sorted(hand, key=sort_key):
+            if by_suit and by_suit[-1][0].suit == card.suit:
+                by_suit[-1].append(card)
+            else:
+                by_suit.append([card])
+        text = "   ".join(st.cards(group, wild) for group in by_suit)
+        line = f" Your hand ({len(hand)})  {text}"
+        if view["drawn"] and self.drawn is not None:
+            line += st.dim("   drew ") + st.card(self.drawn, wild)
+        return st.bold(" Your hand") + line[len(" Your hand") :]
+
+    def _groups_block(self, view: JSON) -> str:
+        """The person's own groups (when they arranged) and the solver's hint."""
+        st = self.style
+        wild = view["wild_rank"]
+        cut = self.game.cut
+        if cut is None or not view["hand"]:
+            return ""
+        lines: list[str] = []
+        mine = view.get("arrangement")
+        hint = arrange(_cards(view["hand"]), joker=cut, profile=self.melds)
+        if mine:
+            groups = [_cards(group) for group in mine]
+            verdict = check(groups, joker=cut, profile=self.melds)
+            state = st.green("valid declaration") if verdict.declarable else verdict.reason
+            lines.append(st.bold(" Your groups") + f": {verdict.score} points · {state}")
+            lines += self._group_rows([(g.cards, g.kind) for g in verdict.groups], wild)
+            if _shape(groups) != _shape(auto_groups(hint)):
+                lines.append(st.dim(" Best grouping (a): ") + self._hint_summary(hint, wild))
+        else:
+            lines.append(
+                st.dim(" Best grouping (hint; a to use it): ") + self._hint_summary(hint, wild)
+            )
+            rows = list(zip(hint.groups, hint.kinds, strict=True))
+            if hint.leftover:
+                rows.append((sorted(hint.leftover, key=sort_key), Kind.INVALID))
+            lines += self._group_rows(rows, wild)
+        return "\n".join(lines)
+
+    def _hint_summary(self, hint: Arrangement, wild: str | None) -> str:
+        text = f"{hint.penalty} points"
+        if hint.discard is not None:
+            text += " after discarding " + self.style.card(hint.discard, wild)
+        if hint.declarable:
+            ready = "you can declare: x" if hint.discard is not None else "every card melded"
+            text += " · " + self.style.green(ready)
+        return text
+
+    def _group_rows(
+        self, rows: Sequence[tuple[Sequence[Card], Kind]], wild: str | None
+    ) -> list[str]:
+        st = self.style
+        out = []
+        for cards, kind in rows:
+            text = st.cards(cards, wild)
+            label = _KIND_TEXT.get(kind, str(kind))
+            out.append("   " + pad(text, 30) + "  " + (st.dim(label) if kind.is_meld else label))
+        return out
+
+    # --- narration ---------------------------------------------------------------------------
+
+    def _narrate(self, actor: int, action: str, events: Sequence[Event]) -> None:
+        st = self.style
+        view = self.game.view(HUMAN)
+        wild = view["wild_rank"]
+        me = next(s for s in view["seats"] if s["seat"] == HUMAN)
+        watching = me["status"] not in ("playing", "showing")
+        for event in events:
+            if not event.visible_to(HUMAN):
+                continue
+            data = event.data
+            kind = event.kind
+            seat = int(data.get("seat", actor))
+            if kind in ("draw", "discard", "drew", "group", "turn") and watching:
+                if kind == "discard":
+                    self.quiet_moves += 1
+                continue
+            if self.quiet_moves and kind not in ("draw", "discard", "drew", "group", "turn"):
+                turns = "turn" if self.quiet_moves == 1 else "turns"
+                self.say(st.dim(f"   … {self.quiet_moves} more {turns} …"))
+                self.quiet_moves = 0
+            line = self._event_line(kind, seat, data, wild)
+            if line is not None:
+                self.say(line)
+            if kind == "deal_end":
+                self.say(self._deal_end(data, self.game.view(HUMAN)))
+            elif kind == "game_over":
+                self.say(self._game_over(self.game.view(HUMAN)))
+        if actor == HUMAN and action.startswith(("discard", "declare")):
+            self.drawn = None
+
+    def _event_line(
+        self, kind: str, seat: int, data: Mapping[str, Any], wild: str | None
+    ) -> str | None:
+        st = self.style
+        if kind == "toss":
+            cards = " · ".join(f"{self.who(s)} {st.card(c)}" for s, c in data["cards"])
+            order = ", ".join(f"p{s}" for s in data["order"])
+            return f" Toss: {cards} → order {order}"
+        if kind == "deal":
+            self.drawn = None
+            fair = self.fair[-1] if self.fair else None
+            lines = [
+                "",
+                st.bold(f" Deal {data['deal']}: ")
+                + f"{self.who(data['first'])} moves first. Cut joker {st.card(data['cut'], wild)}"
+                f" (wild rank {data['wild_rank']}), open card {st.card(data['open'], wild)}.",
+            ]
+            if fair is not None:
+                lines.append(st.dim(f" Commitment  {fair.commitment}"))
+            return "\n".join(lines)
+        if kind == "draw":
+            if data["from"] == "open":
+                if seat == HUMAN:
+                    self.drawn = str(data["card"])
+                card = st.card(data["card"], wild)
+                return " " + self._subject(
+                    seat, f"take {card} from the open pile", f"takes {card} from the open pile"
+                )
+            return (
+                None
+                if seat == HUMAN
+                else " " + self._subject(seat, "", "draws from the closed deck")
+            )
+        if kind == "drew":
+            self.drawn = str(data["card"])
+            return f" {st.bold('You')} draw {st.card(data['card'], wild)} from the closed deck"
+        if kind == "discard":
+            card = st.card(data["card"], wild)
+            return " " + self._subject(seat, f"discard {card}", f"discards {card}")
+        if kind == "drop":
+            text = f"({data['how']}, {data['score']} points)"
+            return " " + self._subject(seat, f"drop {text}", f"drops {text}")
+        if kind == "declaration":
+            if data["valid"]:
+                groups = st.groups(data["groups"], wild)
+                return (
+                    " "
+                    + self._subject(seat, "declare", "declares")
+                    + st.green(" — valid!")
+                    + f"\n    {groups}   finish {st.card(data['finish'], wild)}"
+                )
+            text = f" — wrong declaration ({data['reason']}), {data['score']} points"
+            line = " " + self._subject(seat, "declare", "declares") + st.red(text)
+            if "groups" in data:
+                line += f"\n    {st.groups(data['groups'], wild)}"
+            return line
+        if kind == "show_phase":
+            return " Everyone still in the deal now shows their groups."
+        if kind == "show":
+            return " " + self._subject(seat, "show your groups", "shows")
+        if kind == "missed":
+            return " " + self._subject(seat, "miss a turn", "misses a turn")
+        if kind == "removed":
+            return " " + self._subject(seat, "are removed", "is removed") + " (missed turns)"
+        if kind == "closed_empty":
+            return " The closed deck is empty: the house shuffles the open pile into a new one."
+        if kind == "reshuffle":
+            return f" New closed deck: {data['closed']} cards."
+        if kind == "rejoin":
+            return " " + self._subject(seat, "rejoin", "rejoins") + f" on {data['total']} points"
+        return None
+
+    def _deal_end(self, data: Mapping[str, Any], view: JSON) -> str:
+        st = self.style
+        wild = view["wild_rank"]
+        pool = view["mode"] != "points"
+        winner = data["winner"]
+        lines = [
+            "",
+            st.rule(f"Deal {data['deal']} over: {self.who(winner)} wins"),
+        ]
+        head = "  " + pad("seat", 14) + rpad("points", 7) + "  " + pad("how", 18)
+        lines.append(st.dim(head + (rpad("total", 7) if pool else "")))
+        totals = data.get("totals", {})
+        entries = {entry["seat"]: entry for entry in view["seats"]}
+        for seat_text, score in sorted(data["scores"].items(), key=lambda item: int(item[0])):
+            seat = int(seat_text)
+            how = data["how"].get(seat_text) or ""
+            if seat in data.get("deal_show", []):
+                how += " (deal show)"
+            row = "  " + pad(self.who(seat), 14) + rpad(str(score), 7) + "  " + pad(how, 18)
+            if pool:
+                row += rpad(str(totals.get(seat_text, "")), 7)
+                if seat in data.get("eliminated", []):
+                    row += st.red("  out")
+            lines.append(st.bold(row) if seat == HUMAN else row)
+            shown = data["shown"].get(seat_text)
+            if shown:
+                groups = st.groups(shown, wild)
+                finish = entries.get(seat, {}).get("finish")
+                extra = st.dim(f"   finish {st.card(finish, wild)}") if finish else ""
+                lines.append(f"      {groups}{extra}")
+        if self.fair and len(self.fair) >= data["deal"]:
+            fair = self.fair[data["deal"] - 1]
+            lines.append(st.dim(f" Server seed {fair.server_seed.hex()}"))
+            lines.append(
+                st.dim(
+                    f" (client seed {fair.client_seed}, nonce {fair.nonce}: "
+                    "rummyhall verify-deal recomputes the deck)"
+                )
+            )
+        return "\n".join(lines)
+
+    def _game_over(self, view: JSON) -> str:
+        st = self.style
+        result = view["result"]
+        winners = ", ".join(self.who(s) for s in result["winners"])
+        lines = ["", st.rule("Game over"), f" Winner: {st.bold(winners)}"]
+        if view["mode"] != "points":
+            totals = " · ".join(f"{self.who(int(s))} {pts}" for s, pts in result["points"].items())
+            lines.append(f" Totals: {totals}")
+        postings = result["postings"]
+        if postings:
+            lines.append(" Chips: " + " · ".join(self._posting(p) for p in postings))
+        mine = sum(p["amount"] for p in postings if p["account"] == f"seat:{HUMAN}")
+        if HUMAN in result["winners"]:
+            lines.append(st.green(" You win" + (f" {mine} chips!" if mine > 0 else "!")))
+        elif mine < 0:
+            lines.append(f" You pay {-mine} chips.")
+        return "\n".join(lines)
+
+    def _posting(self, posting: Mapping[str, Any]) -> str:
+        account = str(posting["account"])
+        name = self.who(int(account[5:])) if account.startswith("seat:") else account
+        return f"{name} {posting['amount']:+d}"
+
+    # --- the record --------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        path = self.settings.record
+        if path is None:
+            if not self.game.log:
+                return
+            try:
+                answer = self._ask("Save the record? File name (Enter: no) › ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say()
+                return
+            if not answer:
+                return
+            path = Path(answer)
+        try:
+            path.write_text(json.dumps(self.game.record(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.say(self.style.red(f"could not write the record: {exc}"))
+            return
+        self.say(f"Record saved to {path}; replay it with: rummyhall replay {path} --verbose")
+
+
+def _shape(groups: Sequence[Sequence[Card]]) -> list[list[str]]:
+    """Groups compared as sets of cards (order inside and between groups ignored)."""
+    return sorted(sorted(str(card) for card in group) for group in groups)
+
+
+def _canonical_card(text: str) -> str:
+    """``7h`` -> ``7H``, ``10♥`` -> ``10H``; anything unparsable is left for the engine."""
+    text = text.strip()
+    try:
+        return str(parse(text))
+    except CardError:
+        return text
+
+
+def _complete(groups_text: str, cards: Sequence[Card]) -> str:
+    """The person's groups in canonical notation, with every card they left out as a last group.
+    Text that does not parse, or names cards not held, goes to the engine unchanged."""
+    try:
+        groups = parse_groups(groups_text)
+    except CardError:
+        return groups_text.strip()
+    rest = _minus(cards, [card for group in groups for card in group])
+    if rest is None:
+        return groups_text.strip()
+    if rest:
+        groups.append(sorted(rest, key=sort_key))
+    return format_groups(groups)
+
+
+def play(
+    settings: PlaySettings,
+    *,
+    out: TextIO,
+    ask: Callable[[str], str] = input,
+    colour: bool | None = None,
+    clock: Callable[[], int] | None = None,
+) -> int:
+    """Play one match at the terminal; the exit status."""
+    table = TerminalTable(
+        settings,
+        out=out,
+        ask=ask,
+        colour=use_colour(out) if colour is None else colour,
+        clock=clock,
+        bot_factory=make_bot,
+        deal_source=new_fair_deal,
+    )
+    return table.run()

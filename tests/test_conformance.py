@@ -1,0 +1,231 @@
+"""The conformance suite (tests/conformance.py) applied to 13-card Indian Rummy: both profiles,
+2 to 6 players, points and pools. A quick seeded slice runs always; ``RUMMYHALL_SOAK=1`` (``make
+soak``) plays a much larger campaign."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from conformance import Attempt, ConformanceReport, run_conformance
+from rummyhall.bots import Bot
+from rummyhall.bots.indian13 import Indian13Bot
+from rummyhall.cards import shoe
+from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.protocol import Game
+from scenarios import Table, stacked
+
+SOAK = os.environ.get("RUMMYHALL_SOAK") == "1"
+
+IN_DEAL = ("play", "reshuffle", "declare", "show")
+
+
+def _split(cards: list[str], rng: random.Random) -> str:
+    """``cards`` in random groups, as the notation writes them."""
+    groups: list[list[str]] = []
+    for card in cards:
+        if not groups or rng.random() < 0.3:
+            groups.append([])
+        groups[-1].append(card)
+    return " | ".join(" ".join(group) for group in groups)
+
+
+def _not_held(hand: list[str], rng: random.Random) -> str:
+    """A card the hand has no copy of."""
+    names = sorted({str(card) for card in shoe(1, 1)} - set(hand))
+    return rng.choice(names)
+
+
+def indian13_noise(game: Game, rng: random.Random) -> list[Attempt]:
+    """Attempts specific to indian13: random arrangements (accepted while the seat is in the
+    deal), and cards the seat does not hold, discards before drawing, drops after drawing,
+    blocked open cards, shows and rejoins out of place (all refused)."""
+    seat = rng.randrange(1, game.seats + 1)
+    view: dict[str, Any] = game.view(seat)
+    hand: list[str] = list(view["hand"])
+    me = next(entry for entry in view["seats"] if entry["seat"] == seat)
+    attempts: list[Attempt] = []
+    shuffled = hand[:]
+    rng.shuffle(shuffled)
+    in_deal = view["phase"] in IN_DEAL and me["status"] in ("playing", "showing")
+    if in_deal and hand:
+        attempts.append((seat, "group " + _split(shuffled, rng), True))
+        attempts.append((seat, "group " + _split(shuffled[1:], rng), False))
+        swapped = [_not_held(hand, rng), *shuffled[1:]]
+        attempts.append((seat, "group " + _split(swapped, rng), False))
+    else:
+        attempts.append((seat, "group " + _split(shuffled or ["AS", "2S", "3S"], rng), False))
+    mover = view["turn"] if view["phase"] == "play" else None
+    if mover is not None:
+        mine: dict[str, Any] = game.view(mover)
+        cards: list[str] = list(mine["hand"])
+        if mine["drawn"]:
+            attempts.append((mover, f"discard {_not_held(cards, rng)}", False))
+            attempts.append((mover, "drop", False))
+            attempts.append((mover, "draw closed", False))
+            finish, *rest = cards
+            attempts.append((mover, f"declare {finish} | {_split(rest[1:], rng)}", False))
+        else:
+            attempts.append((mover, f"discard {rng.choice(cards)}", False))
+            if not mine["may_take_open"]:
+                attempts.append((mover, "draw open", False))
+    awaited = {a["seat"] for a in view["awaited"]}
+    if view["phase"] not in ("declare", "show") or seat not in awaited:
+        attempts.append((seat, "show " + _split(shuffled or ["AS"], rng), False))
+    if me["status"] != "eliminated" or not (view.get("pool") or {}).get("rejoin_open"):
+        attempts.append((seat, "rejoin", False))
+    return attempts
+
+
+class Stubborn:
+    """A bot that will not declare (nor drop) until it has seen the closed deck refilled, so that
+    deals run the stock dry."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = Indian13Bot(seed=seed)
+        self.closed: int | None = None
+        self.refilled = False
+
+    def act(self, view: dict[str, Any]) -> str | None:
+        closed = view.get("closed")
+        if isinstance(closed, int):
+            self.refilled |= self.closed is not None and closed > self.closed
+            self.closed = closed
+        action = self.bot.act(view)
+        while not self.refilled and action is not None and action.split()[0] in ("declare", "drop"):
+            action = self.bot.act(view)  # the bot never repeats itself: its next choice
+        return action
+
+
+def _conform(
+    profile: str,
+    seats: int,
+    mode: str,
+    seeds: range,
+    *,
+    stubborn: bool = False,
+    timeouts: float = 0.03,
+) -> ConformanceReport:
+    def make_game(seed: int) -> Game:
+        fee = 0 if mode == "points" else 10
+        return Indian13(Indian13Config(profile=profile, seats=seats, mode=mode, entry_fee=fee))
+
+    def make_bot(seat: int, seed: int) -> Bot:
+        return Stubborn(seed * 10 + seat) if stubborn else Indian13Bot(seed=seed * 10 + seat)
+
+    return run_conformance(
+        make_game, make_bot, seeds, extra_noise=indian13_noise, timeouts=timeouts
+    )
+
+
+# (profile, seats, mode, games, style): every table size of both profiles, points and both
+# pools; "stubborn" bots run the closed deck dry, "sleepy" tables time out a lot (missed turns,
+# removals, declarations and shows that run out of time).
+SLICE = [
+    ("classic", 2, "points", 30, ""),
+    ("classic", 2, "points", 3, "stubborn"),
+    ("classic", 3, "pool101", 3, ""),
+    ("classic", 3, "points", 8, "sleepy"),
+    ("classic", 4, "points", 25, ""),
+    ("classic", 4, "pool201", 2, ""),
+    ("classic", 5, "pool201", 2, ""),
+    ("classic", 6, "points", 10, ""),
+    ("classic", 6, "points", 2, "stubborn"),
+    ("classic", 6, "pool101", 2, ""),
+    ("vengala", 2, "points", 20, ""),
+    ("vengala", 2, "pool201", 3, ""),
+    ("vengala", 3, "points", 20, ""),
+    ("vengala", 3, "pool101", 2, ""),
+    ("vengala", 4, "points", 15, ""),
+    ("vengala", 4, "points", 2, "stubborn"),
+    ("vengala", 4, "pool101", 2, "sleepy"),
+    ("vengala", 5, "points", 10, ""),
+    ("vengala", 5, "pool201", 2, ""),
+]
+
+TOTALS: Counter[str] = Counter()
+
+
+@pytest.mark.parametrize(("profile", "seats", "mode", "games", "style"), SLICE)
+def test_indian13_conformance(profile: str, seats: int, mode: str, games: int, style: str) -> None:
+    first = 1000 * seats + 100 * ("classic", "vengala").index(profile) + 10 * len(style)
+    report = _conform(
+        profile,
+        seats,
+        mode,
+        range(first, first + games),
+        stubborn=style == "stubborn",
+        timeouts=0.3 if style == "sleepy" else 0.03,
+    )
+    assert report.games == games
+    assert report.refused > 0
+    assert report.replays > games - 1
+    TOTALS.update(report.events)
+    TOTALS.update(f"code:{code}" for code in report.codes.elements())
+    TOTALS["probes"] += report.probes
+    TOTALS["noise_accepted"] += report.noise_accepted
+
+
+def test_the_slice_covers_the_rules() -> None:
+    """The noise reaches the rare paths: timeouts, removals, wrong declarations, refills, every
+    error code."""
+    if not TOTALS:
+        pytest.skip("runs after the conformance slice")
+    kinds = (
+        "toss",
+        "deal",
+        "drop",
+        "declaration:valid",
+        "declaration:wrong",
+        "show",
+        "missed",
+        "removed",
+        "timeout",
+        "group",
+        "reshuffle",
+        "rejoin",
+        "deal_end",
+        "game_over",
+    )
+    missing = [kind for kind in kinds if not TOTALS[kind]]
+    assert not missing
+    codes = ("bad_action", "not_your_turn", "illegal_action", "invalid_cards", "unknown_seat")
+    assert not [code for code in (*codes, "too_early") if not TOTALS[f"code:{code}"]]
+    assert TOTALS["probes"] > 0
+    assert TOTALS["noise_accepted"] > 0
+
+
+@pytest.mark.skipif(not SOAK, reason="set RUMMYHALL_SOAK=1 for the long campaign")
+@pytest.mark.parametrize("profile", ["classic", "vengala"])
+@pytest.mark.parametrize("mode", ["points", "pool101", "pool201"])
+def test_indian13_conformance_soak(profile: str, mode: str) -> None:
+    top = 6 if profile == "classic" else 5
+    for seats in range(2, top + 1):
+        games = 40 if mode == "points" else 6
+        first = 100_000 + 1000 * seats
+        report = _conform(profile, seats, mode, range(first, first + games))
+        assert report.games == games
+
+
+def test_draw_open_from_an_empty_open_pile_is_refused() -> None:
+    """Seat 1 takes the only open card and declares wrongly with it: the open pile is empty when
+    seat 2's turn starts. Found by the conformance noise (the engine used to crash with an
+    IndexError here); it must refuse."""
+    a = "4H 5H 6H 9S 10S 7D QC QD QS KH 3C 8D 2S"
+    w = "AD 2D 3D 4D 10C JC QC KD KS KC 8S 8H 8D"
+    b = "2D 3D 4D KS KH KC 8H 8C 7S 3H 5C 9D 2S"
+    game = Indian13(Indian13Config(seats=3, order=(1, 2, 3)))
+    t = Table(game, [stacked([a, w, b], "7C", "2H")])
+    t.play(
+        """
+        p0 deal @0
+        p1 draw open
+        p1 declare 2H | 4H 5H 6H 9S 10S 7D QC QD QS KH 3C 8D 2S
+        """
+    )
+    assert game.view(2)["open"] == []
+    t.do("p2 draw open ! illegal_action")

@@ -1,0 +1,221 @@
+"""Golden records (tests/golden/*.json): whole games recorded once, replayed to the same result.
+
+Each file is a game record (docs/records.md; ``rummyhall replay`` reads it) whose deals are
+provably fair (stored as their seeds), with one more key, ``golden``: a description, the game in
+notation for people, and the views every seat and the spectators had at the end. The test
+replays the record and compares the result and every final view: any change to the engine that
+changes how a recorded game plays out shows up here.
+
+The files are data, checked in. They were made by bots (tests/test_golden.py ``--write`` makes
+them again; only do that on purpose, after checking that a difference is intended)::
+
+    .venv/bin/python tests/test_golden.py --write
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummyhall.bots.indian13 import Indian13Bot
+from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.protocol import Game, notation, replay
+from rummyhall.sim import FairHouse, Runner, Tally
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+class Blunderer:
+    """A bot that declares too early: once its hand is within ``slack`` points of complete, it
+    declares with its best groups anyway (a wrong declaration unless the hand is complete)."""
+
+    def __init__(self, seed: int, slack: int) -> None:
+        self.bot = Indian13Bot(seed=seed)
+        self.slack = slack
+
+    def act(self, view: dict[str, Any]) -> str | None:
+        action = self.bot.act(view)
+        if action is None or not action.startswith("discard "):
+            return action
+        from rummyhall.bots.indian13 import solve
+
+        hand: list[str] = list(view["hand"])
+        best = solve(f"indian13/{view['profile']}", str(view["cut"]), hand)
+        if best.declarable or best.discard is None or best.penalty > self.slack:
+            return action
+        groups = [" ".join(map(str, group)) for group in best.groups]
+        groups += [str(card) for card in best.leftover]
+        return f"declare {best.discard} | {' | '.join(groups)}"
+
+
+def play(config: Indian13Config, seed: int, slack: int = -1) -> Indian13:
+    game = Indian13(config)
+    bots = {
+        seat: Blunderer(seed * 10 + seat, slack) if seat == 1 else Indian13Bot(seed * 10 + seat)
+        for seat in range(1, config.seats + 1)
+    }
+    tally = Tally(config.seats)
+    Runner(game, bots, FairHouse(seed, client_seed=f"golden-{seed}"), tally).run()
+    assert game.over and not tally.violations, tally.violations
+    return game
+
+
+def wrong_declarations(game: Indian13) -> int:
+    return sum(1 for deal in game.history if "wrong declaration" in deal["how"].values())
+
+
+def plain(data: Any) -> Any:
+    """``data`` as JSON gives it back (lists for tuples, string keys)."""
+    return json.loads(json.dumps(data))
+
+
+def document(name: str, description: str, game: Game) -> dict[str, Any]:
+    """A golden file: the game record itself (``rummyhall replay`` reads it as it is), plus a
+    ``golden`` part with the description, the game in notation and the final views."""
+    record = plain(game.record())
+    return {
+        **record,
+        "golden": {
+            "name": name,
+            "description": description,
+            "notation": [notation(entry) for entry in record["actions"]],
+            "views": {
+                "spectators" if seat is None else str(seat): plain(game.view(seat))
+                for seat in (None, *range(1, game.seats + 1))
+            },
+        },
+    }
+
+
+def make_all() -> list[dict[str, Any]]:
+    """The golden games, found from seeds (deterministic: the same files every time)."""
+    games = []
+    classic = Indian13Config(profile="classic", seats=4)
+    games.append(
+        document(
+            "classic-points",
+            "classic, 4 players, one deal for points, bots",
+            play(classic, 1),
+        )
+    )
+    vengala = Indian13Config(profile="vengala", seats=3)
+    games.append(
+        document(
+            "vengala-points",
+            "vengala, 3 players, one deal for points, bots",
+            play(vengala, 2),
+        )
+    )
+    for seed in range(100, 400):
+        game = play(classic, seed, slack=8)
+        if wrong_declarations(game):
+            games.append(
+                document(
+                    "classic-wrong-declaration",
+                    f"classic, 4 players, points; seat 1 declares too early (seed {seed}): "
+                    "80 points, and the others play on",
+                    game,
+                )
+            )
+            break
+    pool = Indian13Config(profile="classic", seats=3, mode="pool101", entry_fee=50)
+    games.append(
+        document(
+            "classic-pool101",
+            "classic pool 101, 3 players with a 50-chip entry, a whole match with a rejoin, bots",
+            play(pool, 4),
+        )
+    )
+    return games
+
+
+def dump(data: dict[str, Any]) -> str:
+    """JSON with one action, one line of notation and one view per line (readable diffs)."""
+
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    def lines(items: list[str], indent: str) -> str:
+        return "[\n" + ",\n".join(indent + "  " + item for item in items) + f"\n{indent}]"
+
+    golden = data["golden"]
+    views = [f"      {one(seat)}: {one(view)}" for seat, view in golden["views"].items()]
+    extra = [
+        f'    "name": {one(golden["name"])}',
+        f'    "description": {one(golden["description"])}',
+        '    "notation": ' + lines([one(line) for line in golden["notation"]], "    "),
+        '    "views": {\n' + ",\n".join(views) + "\n    }",
+    ]
+    body = [
+        f'"game": {one(data["game"])}',
+        f'"config": {one(data["config"])}',
+        '"actions": ' + lines([one(entry) for entry in data["actions"]], "  "),
+        f'"result": {one(data["result"])}',
+        '"golden": {\n' + ",\n".join(extra) + "\n  }",
+    ]
+    text = "{\n" + ",\n".join("  " + part for part in body) + "\n}\n"
+    assert json.loads(text) == data
+    return text
+
+
+def write_all() -> None:
+    GOLDEN.mkdir(exist_ok=True)
+    for data in make_all():
+        path = GOLDEN / f"{data['golden']['name']}.json"
+        path.write_text(dump(data), encoding="utf-8")
+        print(f"wrote {path} ({len(data['actions'])} actions)")
+
+
+FILES = sorted(GOLDEN.glob("*.json"))
+
+
+def test_the_golden_games_are_there() -> None:
+    names = {path.stem for path in FILES}
+    assert names == {
+        "classic-points",
+        "vengala-points",
+        "classic-wrong-declaration",
+        "classic-pool101",
+    }
+
+
+@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+def test_golden_game_replays_to_the_same_end(path: Path) -> None:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    golden = record["golden"]
+    assert golden["name"] == path.stem
+    assert [notation(entry) for entry in record["actions"]] == golden["notation"]
+    deals = [entry["deal"] for entry in record["actions"] if "deal" in entry]
+    assert deals and all("server_seed" in deal or "cards" in deal for deal in deals)
+    assert any("server_seed" in deal for deal in deals)  # provably fair
+    game = replay(record)
+    assert game.result is not None
+    assert json.loads(json.dumps(game.result.to_json())) == record["result"]
+    for seat, view in golden["views"].items():
+        viewer = None if seat == "spectators" else int(seat)
+        assert json.loads(json.dumps(game.view(viewer))) == view, f"view of {seat}"
+
+
+def test_the_golden_games_show_what_they_say() -> None:
+    by_name = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in FILES}
+    wrong = by_name["classic-wrong-declaration"]
+    deal = wrong["result"]["detail"]["deals"][0]
+    assert "wrong declaration" in deal["how"].values()
+    assert sum(1 for how in deal["how"].values() if how in ("declared", "shown")) >= 2
+    pool = by_name["classic-pool101"]
+    assert pool["config"]["mode"] == "pool101"
+    assert len(pool["result"]["detail"]["deals"]) > 1
+    assert max(pool["result"]["points"].values()) >= 101
+    assert any(entry["action"] == "rejoin" for entry in pool["actions"])
+    assert by_name["vengala-points"]["config"]["profile"] == "vengala"
+    assert by_name["classic-points"]["config"]["profile"] == "classic"
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit(__doc__)
+    write_all()

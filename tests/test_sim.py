@@ -1,0 +1,250 @@
+"""``rummyhall.sim.simulate`` and the invariants it checks (rummyhall.games.invariants)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from rummyhall.cards import Card, parse, parse_physical, shoe
+from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.invariants import (
+    Invariants,
+    allowed,
+    check_cards,
+    check_events,
+    check_postings,
+    check_view,
+    check_views,
+    seen_by,
+)
+from rummyhall.games.protocol import JSON, Deal, Event, Posting
+from rummyhall.shuffle import FairDeal
+from rummyhall.sim import FairHouse, SimReport, simulate
+
+# --- simulate --------------------------------------------------------------------------------
+
+
+def test_a_small_run_keeps_every_invariant_with_plausible_results() -> None:
+    report = simulate(deals=12, seed=2)
+    assert report.violations == [] and report.violation_count == 0
+    assert report.deals == report.matches == 12
+    assert report.checked == report.actions > 12 * 8
+    assert sum(report.wins.values()) == report.deals
+    assert sum(report.match_wins.values()) == report.matches
+    # Every deal ends with a valid declaration or with one player left.
+    assert report.declarations <= report.deals
+    assert report.drops < 2 * report.deals
+    for seat in range(1, 5):
+        assert 0 <= report.points[seat] <= 80 * report.deals
+    # Three losers each deal: between 2 and 80 points each, or a drop.
+    total = sum(report.points.values())
+    assert 3 * 2 * report.deals <= total <= 3 * 80 * report.deals
+    assert report.deals_per_second > 0
+
+
+def test_pools_play_whole_matches() -> None:
+    report = simulate(profile="vengala", players=3, mode="pool101", deals=3, seed=4)
+    assert report.violations == []
+    assert report.matches >= 1 and report.deals >= 3
+    assert sum(report.match_wins.values()) == report.matches
+    # Someone reached 101 in every match.
+    assert max(report.points.values()) >= 101
+
+
+def test_the_report_as_json_and_text() -> None:
+    report = simulate(players=2, deals=3, seed=1, checks=False)
+    data = json.loads(json.dumps(report.to_json()))
+    assert data["deals"] == 3 and data["checks"] is False and data["violations"] == []
+    assert set(data["points"]) == {"1", "2"}
+    assert data["deals_per_second"] > 0 and data["drops"] == report.drops
+    text = report.summary()
+    assert "deals/s" in text and "not checked" in text and "violations: none" in text
+
+
+def test_same_seed_same_games() -> None:
+    def outcome(report: SimReport) -> tuple[Any, ...]:
+        return (report.actions, report.points, report.wins, report.drops)
+
+    first = simulate(players=3, deals=6, seed=8, checks=False)
+    assert outcome(simulate(players=3, deals=6, seed=8, checks=False)) == outcome(first)
+    assert outcome(simulate(players=3, deals=6, seed=9, checks=False)) != outcome(first)
+
+
+def test_fair_house_decks() -> None:
+    house = FairHouse(7)
+    game = Indian13(Indian13Config(seats=2))
+    deal = house.deal(game, "deal")
+    assert deal.fair is not None
+    assert deal.fair.server_seed == hashlib.sha256(b"7:0").digest()
+    assert list(deal.deck) == FairDeal(hashlib.sha256(b"7:0").digest(), "rummyhall-sim", 0).order(
+        2, 1
+    )
+    assert house.deal(game, "deal").fair == house.fair(1)
+
+
+def test_bad_requests() -> None:
+    with pytest.raises(ValueError, match="no bot"):
+        simulate(game="chess")
+    with pytest.raises(ValueError):
+        simulate(players=7)
+    with pytest.raises(ValueError):
+        simulate(deals=0)
+
+
+# --- broken engines are caught ----------------------------------------------------------------
+
+
+def test_a_leaky_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = Indian13.view
+
+    def leaky(self: Indian13, seat: int | None) -> JSON:
+        data = honest(self, seat)
+        if seat == 1 and self.phase == "play":
+            data["peek"] = [str(card) for card in self.players[2].hand]
+        return data
+
+    monkeypatch.setattr(Indian13, "view", leaky)
+    report = simulate(players=3, deals=2, seed=3)
+    assert report.violation_count > 0
+    assert any("view of seat 1 leaks" in text for text in report.violations)
+
+
+def test_a_spectator_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = Indian13.view
+
+    def leaky(self: Indian13, seat: int | None) -> JSON:
+        data = honest(self, seat)
+        if seat is None and self.stock:
+            data["next"] = str(self.stock[0])
+        return data
+
+    monkeypatch.setattr(Indian13, "view", leaky)
+    report = simulate(players=2, deals=1, seed=3)
+    assert any("view of spectators leaks" in text for text in report.violations)
+
+
+def test_a_lost_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = Indian13.census
+
+    def losing(self: Indian13) -> dict[str, list[Card]]:
+        places = honest(self)
+        if places.get("open"):
+            places["open"] = places["open"][1:]
+        return places
+
+    monkeypatch.setattr(Indian13, "census", losing)
+    report = simulate(players=2, deals=1, seed=3)
+    assert any("is nowhere" in text for text in report.violations)
+
+
+def test_a_private_event_sent_to_everyone_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = Indian13._draw
+
+    def shouting(self: Indian13, seat: int, rest: str, at: int) -> list[Event]:
+        return [Event(e.kind, e.data, None, e.postings) for e in honest(self, seat, rest, at)]
+
+    monkeypatch.setitem(Indian13._HANDLERS, "draw", shouting)
+    report = simulate(players=2, deals=2, seed=3)
+    assert any("event drew shows" in text for text in report.violations)
+
+
+def test_unbalanced_postings_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = Indian13._discard
+
+    def minting(self: Indian13, seat: int, rest: str, at: int) -> list[Event]:
+        events = honest(self, seat, rest, at)
+        return [*events, Event("bonus", postings=(Posting(f"seat:{seat}", 1),))]
+
+    monkeypatch.setitem(Indian13._HANDLERS, "discard", minting)
+    report = simulate(players=2, deals=1, seed=3)
+    assert any("postings sum to 1" in text for text in report.violations)
+
+
+# --- the checks one by one ----------------------------------------------------------------
+
+
+def cards(text: str) -> list[Card]:
+    return [parse_physical(token) for token in text.split()]
+
+
+def test_seen_by() -> None:
+    assert seen_by("hand:2", 2) and not seen_by("hand:2", 3) and not seen_by("hand:2", None)
+    assert seen_by("finish:1", 1) and not seen_by("finish:1", 2)
+    assert not seen_by("closed", 1) and not seen_by("out", None)
+    assert seen_by("open", None) and seen_by("shown:3", 1) and seen_by("toss", 2)
+
+
+def test_check_cards() -> None:
+    whole = cards("AS#1 AS#2 KH#1")
+    assert check_cards({"hand:1": cards("AS#1"), "open": cards("AS#2 KH#1")}, whole) == []
+    assert check_cards({}, whole) == []  # before the first deal
+    problems = check_cards({"hand:1": cards("AS#1 AS#1"), "open": cards("QC#1")}, whole)
+    assert any("AS#1 is in 2 places" in p for p in problems)
+    assert any("AS#2 is nowhere" in p for p in problems)
+    assert any("QC#1 at open is not in the shoe" in p for p in problems)
+
+
+def test_check_view_counts_copies() -> None:
+    census = {"hand:1": cards("7H#1 KS#1"), "hand:2": cards("7H#2 QS#1"), "open": cards("2C#1")}
+    mine = allowed(census, 1)
+    assert mine == Counter({"7H": 1, "KS": 1, "2C": 1})
+    honest = {"hand": ["7H", "KS"], "arrangement": [["7H", "KS"]], "open": ["2C"]}
+    assert check_view(honest, 1, mine) == []
+    # A second 7H shown anywhere is the other seat's.
+    assert check_view({**honest, "seats": [{"seat": 2, "shown": [["7H"]]}]}, 1, mine)
+    assert check_view({**honest, "arrangement": [["7H", "7H"]]}, 1, mine)
+    # The past (history, the cut...) is not counted.
+    assert check_view({**honest, "history": [{"shown": ["QS"]}], "cut": "QS"}, 1, mine) == []
+
+
+def test_check_views_and_events_on_a_real_game() -> None:
+    game = Indian13(Indian13Config(seats=3))
+    whole = shoe(*game.shoe())
+    house = FairHouse(1)
+    events = game.apply(0, "deal", 0, deal=house.deal(game, "deal"))
+    census = game.census()
+    assert check_cards(census, whole) == []
+    assert check_views(game, census) == []
+    before = {seat: Counter[str]() for seat in (None, 1, 2, 3)}
+    after = {seat: allowed(census, seat) for seat in (None, 1, 2, 3)}
+    assert check_events(events, before, after) == []
+    # A hand event sent to everyone is a leak.
+    hand = next(event for event in events if event.kind == "hand")
+    problems = check_events([Event("hand", hand.data)], before, after)
+    assert problems and "spectators" in problems[0]
+
+
+def test_check_postings() -> None:
+    good = Event("pay", postings=(Posting("seat:1", -5), Posting("pot", 5)))
+    bad = Event("pay", postings=(Posting("seat:1", -5),))
+    assert check_postings([good]) == []
+    assert check_postings([good, bad]) == ["event pay: postings sum to -5, not 0"]
+
+
+def test_census_of_a_deal() -> None:
+    game = Indian13(Indian13Config(seats=2))
+    assert game.census() == {}
+    deck = FairHouse(5).deal(game, "deal")
+    game.apply(0, "deal", 0, deal=deck)
+    census = game.census()
+    assert len(census["hand:1"]) == len(census["hand:2"]) == 13
+    assert len(census["open"]) == 1 and len(census["cut"]) == 1
+    assert census["cut"][0] == parse(game.view(None)["cut"])
+    toss = [parse(entry["card"]) for entry in game.view(None)["toss"]]
+    assert sorted(map(str, census["toss"])) == sorted(map(str, toss))
+    assert check_cards(census, shoe(2, 1)) == []
+
+
+def test_invariants_keep_what_seats_saw() -> None:
+    game = Indian13(Indian13Config(seats=2))
+    checker = Invariants(game, shoe(*game.shoe()))
+    deal = Deal.of_fair(FairHouse(6).fair(0), *game.shoe())
+    assert checker.check(game.apply(0, "deal", 0, deal=deal)) == []
+    seat = game.turn
+    assert seat is not None
+    assert checker.check(game.apply(seat, "draw open", 1000)) == []  # public before
+    assert checker.checks == 2
