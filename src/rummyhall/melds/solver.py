@@ -810,7 +810,7 @@ def _finish(
                 groups[i] = tuple(sorted(group, key=lambda c: 14 if high and c % 13 == 0 else c))
     two_point: tuple[tuple[int, ...], ...] | None = None
     if profile.dublees:
-        shaped = _marriage_shapes(codes, wilds, profile, declarable, groups, kinds, leftover)
+        shaped = None if declarable else _marriage_shapes(codes, wilds, profile)
         if shaped is not None:
             groups, kinds, leftover, discard = shaped
             declarable = True
@@ -835,18 +835,10 @@ def _identical(codes: list[int], size: int) -> list[tuple[int, ...]]:
 
 
 def _marriage_shapes(
-    codes: list[int],
-    wilds: Wilds,
-    profile: Profile,
-    declarable: bool,
-    groups: list[tuple[int, ...]],
-    kinds: list[Kind],
-    leftover: tuple[int, ...],
+    codes: list[int], wilds: Wilds, profile: Profile
 ) -> tuple[list[tuple[int, ...]], list[Kind], tuple[int, ...], int | None] | None:
     """A winning grouping through Marriage's special shapes (3 tunnelas, 8 dublees, 8 wild cards in
-    one group) when the hand has no ordinary declaration; the rest is left as it is."""
-    if declarable:
-        return None
+    one group), for a hand with no ordinary declaration; the rest is left as it is."""
     discard_mode = len(codes) == profile.hand_size + 1
     chosen: list[tuple[int, ...]] = []
     kind = Kind.INVALID

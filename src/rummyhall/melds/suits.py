@@ -307,7 +307,8 @@ class SuitSolver:
         if windows is None:
             windows = self._windows[wkey] = _make_windows(low, ahead, rules)
         for used, jokers, state, absorber, meld in windows:
-            moves.append((vec - used, jokers, state, 0, absorber, 0, meld))
+            if jokers <= jmax:  # jmax is at least the hand's whole joker pool
+                moves.append((vec - used, jokers, state, 0, absorber, 0, meld))
         if self._triple and (vec >> shift) & 3 >= 3:
             moves.append((vec - 3 * one, 0, self._triple, 0, 0, 0, pack_meld("T", low, 3, 0)))
         # Per key (see _frontier) the option with the least leftover.
