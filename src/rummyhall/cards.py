@@ -11,7 +11,7 @@ physical copy matters (logs, conservation checks) ``card.copy`` tells them apart
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Final
@@ -214,9 +214,5 @@ def rummy51_points(card: Card) -> int:
     return 10 if card.rank == ACE or card.rank >= 10 else card.rank
 
 
-def counts(cards: Sequence[Card]) -> list[int]:
-    """Number of copies of each card code (length 53)."""
-    result = [0] * (JOKER_CODE + 1)
-    for card in cards:
-        result[card.code] += 1
-    return result
+CODE_POINTS: Final = tuple(indian_points(from_code(code)) for code in range(JOKER_CODE + 1))
+""":func:`indian_points` by card code, for the solver's inner loops."""

@@ -505,8 +505,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         print(f"simulate: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        data = report.to_json()
-        out.write((data if isinstance(data, str) else json.dumps(data, indent=2)) + "\n")
+        out.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
         out.write(report.summary().rstrip("\n") + "\n")
     return 1 if report.violations else 0

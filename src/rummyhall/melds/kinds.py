@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rummyhall.cards import JOKER_CODE, Card, indian_points
+from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card, indian_points
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 
 
@@ -47,10 +47,7 @@ _PURE = frozenset({Kind.PURE_SEQUENCE, Kind.TUNNELA})
 
 def card_points(code: int, wild: frozenset[int]) -> int:
     """Points of a card left unmelded: jokers (printed or wild) 0, aces and courts 10, else face."""
-    if code in wild:
-        return 0
-    rank = code % 13 + 1
-    return 10 if rank == 1 or rank >= 10 else rank
+    return 0 if code in wild else CODE_POINTS[code]
 
 
 def _positions(rank: int) -> tuple[int, ...]:

@@ -17,12 +17,12 @@ Everything is keyed by card counts; per-suit tables and whole results are memois
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Final
 
-from rummyhall.cards import JOKER_CODE, Card
+from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card
 from rummyhall.melds.kinds import Kind, classify
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.suits import (
@@ -237,9 +237,6 @@ def _realise(sk: _Skeleton, hand: Sequence[Card]) -> Arrangement:
     )
 
 
-_CODE_POINTS: Final = (*(POINTS[c % 13] for c in range(JOKER_CODE)), 0)
-
-
 def _solve(
     codes: list[int], counts: list[int], wilds: Wilds, profile: Profile, discard_mode: bool
 ) -> _Skeleton:
@@ -261,9 +258,9 @@ def _solve(
     dearest = -1  # a non-wild card with the most points (the discard when nothing melds)
     for code in codes:
         if code not in wild:
-            points = _CODE_POINTS[code]
+            points = CODE_POINTS[code]
             total_points += points
-            if dearest < 0 or points > _CODE_POINTS[dearest]:
+            if dearest < 0 or points > CODE_POINTS[dearest]:
                 dearest = code
 
     # Step 1: the score when the requirement is missed.
@@ -274,7 +271,7 @@ def _solve(
     if profile.unmet == "all_count":
         unmet = total_points
         if discard_mode and dearest >= 0:
-            unmet -= _CODE_POINTS[dearest]
+            unmet -= CODE_POINTS[dearest]
             unmet_disc = dearest
     else:
         unmet, unmet_pick = _best_pure(summaries, discard_mode, wild_total > 0)
@@ -346,17 +343,21 @@ def _combine_pair(
     return sorted(best.values(), key=lambda e: e[:5])
 
 
-_MET_WITH: dict[str, tuple[tuple[bool, ...], ...]] = {}
+_MET_WITH: dict[tuple[str, int], tuple[tuple[bool, ...], ...]] = {}
 
 
-def _met_with(rules: SuitRules, profile: Profile) -> tuple[tuple[bool, ...], ...]:
-    """``[a][b]``: whether states a and b together meet the requirement."""
-    table = _MET_WITH.get(profile.name)
+def _met_with(rules: SuitRules, profile: Profile, extra: int = 0) -> tuple[tuple[bool, ...], ...]:
+    """``[a][b]``: whether states a and b, with state ``extra`` added (tunnelas of printed
+    jokers), together meet the requirement."""
+    key = (profile.name, extra)
+    table = _MET_WITH.get(key)
     if table is None:
         comb = combine_table(rules)
         n = len(comb)
-        table = tuple(tuple(_met(rules, profile, comb[a][b]) for b in range(n)) for a in range(n))
-        _MET_WITH[profile.name] = table
+        table = tuple(
+            tuple(_met(rules, profile, comb[comb[a][b]][extra]) for b in range(n)) for a in range(n)
+        )
+        _MET_WITH[key] = table
     return table
 
 
@@ -392,8 +393,9 @@ class _SetSearch:
         self.comb = combine_table(rules)
         # Three printed jokers make a tunnela (Marriage): laid from the pool, not from a suit.
         tunnelas = printed // 3 if profile.printed_joker_tunnela else 0
-        self.joker_tunnelas = [(t, min(4, t)) for t in range(tunnelas + 1)]
-        self.met_with = _met_with(rules, profile)
+        self.joker_tunnelas = [
+            (t, min(4, t), _met_with(rules, profile, min(4, t))) for t in range(tunnelas + 1)
+        ]
         self.best: _Best | None = None
         # Penalties at or above the cap all score the cap, so the cap bounds the search too.
         self.limit = min(incumbent, profile.cap)
@@ -460,28 +462,12 @@ class _SetSearch:
         if found is None:
             left = self._pair(self.base[0], self.base[1])
             right = self._pair(self.base[2], self.base[3])
-            found = _NO_LIMIT
-            least_right = right[0][0][0] if right[0] else _NO_LIMIT
-            comb = self.comb
-            for t, t_state in self.joker_tunnelas:
-                for a in left[0]:
-                    if a[0] + least_right >= found:
-                        break
-                    for st_b, entries in right[1]:
-                        if not self._met(comb[comb[a[2]][st_b]][t_state]):
-                            continue
-                        for b in entries:
-                            lo = a[0] + b[0]
-                            if lo >= found:
-                                break
-                            if self._admissible(a, b, set_jokers + 3 * t) is not None:
-                                found = lo
-                                break
+            least = [_NO_LIMIT]  # read by the cut as it falls
+            for lo, *_ in self._join(left[0], right, set_jokers, lambda lo: lo >= least[0]):
+                least[0] = lo
+            found = least[0]
             self.without_sets[set_jokers] = found
         return found
-
-    def _met(self, state: int) -> bool:
-        return _met(self.rules, self.profile, state)
 
     def _admissible(self, a: _Pair, b: _Pair, set_jokers: int) -> int | None:
         """Spare jokers if the joined entries can stand (one discard when the hand has one more
@@ -511,16 +497,46 @@ class _SetSearch:
             tabs = self.base
         first, second, third, fourth = (tabs[s] for s in order)
         left = self._pair(first, second)[0]
-        right, right_states = self._pair(third, fourth)
-        if not left or not right:
+        right = self._pair(third, fourth)
+        marriage = self.rules.marriage
+        for lo, a, b, t, st, spare in self._join(left, right, set_jokers, self._hopeless):
+            declarable = lo == 0 and (
+                not marriage
+                or spare == 0
+                or (a[4] | b[4]) == 1
+                or st == 9
+                or extra >> spare & 1 == 1
+            )
+            cur = self.best
+            if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
+                by_order = (a[5], a[6], b[5], b[6])
+                picks = tuple(by_order[order.index(s)] for s in range(4))
+                discard_joker = self.discard_mode and not (a[3] + b[3])
+                self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
+                self.limit = min(self.limit, lo)
+                if declarable:
+                    return
+
+    def _join(
+        self,
+        left: list[_Pair],
+        right: _Joined,
+        set_jokers: int,
+        cut: Callable[[int], bool],
+    ) -> Iterator[tuple[int, _Pair, _Pair, int, int, int]]:
+        """Pairs of entries of two joined pairs of suits (with t tunnelas of printed jokers) that
+        meet the requirement and can stand, as (leftover, left, right, t, state, spare jokers),
+        fewest leftover first within each left entry; ``cut(leftover)`` says where to stop (it
+        is asked again as the caller's best improves)."""
+        entries_right, right_states = right
+        if not left or not entries_right:
             return
-        least_right = right[0][0]
-        comb, marriage = self.comb, self.rules.marriage
-        for t, t_state in self.joker_tunnelas:
-            met_with = self.met_with if not t else self._met_with_tunnelas(t_state)
+        least_right = entries_right[0][0]
+        comb = self.comb
+        for t, t_state, met_with in self.joker_tunnelas:
             for a in left:
-                lo_a, _, st_a, _, ab_a, _, _ = a
-                if self._hopeless(lo_a + least_right):
+                lo_a, st_a = a[0], a[2]
+                if cut(lo_a + least_right):
                     break
                 meets = met_with[st_a]
                 for st_b, entries in right_states:
@@ -529,32 +545,11 @@ class _SetSearch:
                     st = comb[comb[st_a][st_b]][t_state]
                     for b in entries:
                         lo = lo_a + b[0]
-                        if self._hopeless(lo):
+                        if cut(lo):
                             break
                         spare = self._admissible(a, b, set_jokers + 3 * t)
-                        if spare is None:
-                            continue
-                        declarable = lo == 0 and (
-                            not marriage
-                            or spare == 0
-                            or (ab_a | b[4]) == 1
-                            or st == 9
-                            or extra >> spare & 1 == 1
-                        )
-                        cur = self.best
-                        if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
-                            by_order = (a[5], a[6], b[5], b[6])
-                            picks = tuple(by_order[order.index(s)] for s in range(4))
-                            discard_joker = self.discard_mode and not (a[3] + b[3])
-                            self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
-                            self.limit = min(self.limit, lo)
-                            if declarable:
-                                return
-
-    def _met_with_tunnelas(self, t_state: int) -> list[list[bool]]:
-        comb = self.comb
-        n = len(comb)
-        return [[self._met(comb[comb[a][b]][t_state]) for b in range(n)] for a in range(n)]
+                        if spare is not None:
+                            yield lo, a, b, t, st, spare
 
     def _dive(self) -> None:
         """Try the leaf that takes the most cards into sets (what jokers allow) first: in hands

@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-POINTS: Final = (10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10)
-"""Points of a natural card at positions 1..14 (index p - 1)."""
+from rummyhall.cards import CODE_POINTS
+
+POINTS: Final = (*CODE_POINTS[:13], CODE_POINTS[0])
+"""Points of a natural card at positions 1..14 (index p - 1; the ace is 1 and 14)."""
 
 # A meld in a witness: ("S", start, length, natural_mask) for a sequence whose positions
 # start..start+length-1 hold natural cards where bit (p - start) of natural_mask is set and jokers
@@ -334,10 +336,6 @@ class SuitSolver:
         self._memo[key] = result
         return result
 
-    def clear(self) -> None:
-        self._memo.clear()
-        self._tables.clear()
-
 
 _SOLVERS: dict[tuple[SuitRules, bool], dict[int, SuitSolver]] = {}
 
@@ -404,10 +402,6 @@ class PureTables:
         self._tables[key] = result
         return result
 
-    def clear(self) -> None:
-        self._solver.clear()
-        self._tables.clear()
-
 
 _PURE: dict[tuple[bool, bool], PureTables] = {}
 
@@ -417,9 +411,3 @@ def pure_tables(triple: bool, discard: bool) -> PureTables:
     if found is None:
         found = _PURE[(triple, discard)] = PureTables(triple, discard)
     return found
-
-
-def clear_caches() -> None:
-    """Forget every memoised table (for benchmarks that measure cold starts)."""
-    _SOLVERS.clear()
-    _PURE.clear()
