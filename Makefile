@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# Until the room server exists, the main job is a game at the terminal against bots.
+# The room on http://localhost:8000: SQLite in ./data, bots fill empty seats.
 run: $(STAMP)
-	$(BIN)/rummyhall play indian13
+	$(BIN)/rummyhall serve --port 8000 --data-dir data
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -31,6 +31,8 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/simulate.py
+	$(BIN)/python bench/patti.py
+	$(BIN)/python bench/load.py
 
 soak: $(STAMP)
 	RUMMYHALL_SOAK=1 $(BIN)/pytest -W error tests

@@ -31,7 +31,7 @@ from typing import Any
 
 from rummyhall.bots import Bot
 from rummyhall.cards import shoe
-from rummyhall.games.invariants import RUMMY_VIEWS, Invariants, ViewShape, viewers
+from rummyhall.games.invariants import Invariants, ViewShape, viewers
 from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, notation, replay
 from rummyhall.sim import FairHouse
 
@@ -62,9 +62,18 @@ class ConformanceReport:
 
     def count(self, events: Iterable[Event]) -> None:
         for event in events:
-            self.events[event.kind] += 1
-            if event.kind == "declaration":
-                self.events["declaration:" + ("valid" if event.data.get("valid") else "wrong")] += 1
+            kind, data = event.kind, event.data
+            self.events[kind] += 1
+            # The variants that matter for coverage: how a declaration was judged (rummy), why a
+            # player packed, what a timeout did and how a game ended (patti).
+            if kind == "declaration":
+                self.events["declaration:" + ("valid" if data.get("valid") else "wrong")] += 1
+            elif kind == "pack":
+                self.events[f"pack:{data.get('why')}"] += 1
+            elif kind == "timeout" and "then" in data:
+                self.events[f"timeout:{data['then']}"] += 1
+            elif kind == "game_over" and "how" in data.get("detail", {}):
+                self.events[f"game_over:{data['detail']['how']}"] += 1
 
 
 def state(game: Game) -> tuple[Any, ...]:
@@ -96,7 +105,7 @@ class _Play:
         random_moves: float,
         probes: float,
         extra_noise: ExtraNoise | None,
-        shape: ViewShape,
+        shape: ViewShape | None,
     ) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
@@ -321,13 +330,15 @@ def run_conformance(
     random_moves: float = 0.04,
     probes: float = 0.05,
     extra_noise: ExtraNoise | None = None,
-    shape: ViewShape = RUMMY_VIEWS,
+    shape: ViewShape | None = None,
     max_actions: int = 20_000,
 ) -> ConformanceReport:
     """Play one game per seed (``make_game(seed)``, bots from ``make_bot(seat, seed)``) under the
     checks of the module docstring. ``noise`` is the chance, before each move, of a noise round
     instead; ``timeouts`` and ``random_moves`` the chances that an awaited seat times out or plays
-    a random listed action instead of its bot's. Raises AssertionError on the first failure."""
+    a random listed action instead of its bot's. ``shape`` says how to read the views (default:
+    the game's own, :func:`rummyhall.games.invariants.view_shape`). Raises AssertionError on the
+    first failure."""
     report = ConformanceReport()
     for seed in seeds:
         game = make_game(seed)

@@ -57,6 +57,26 @@ def stacked(
     return (*tossed, *rounds, *head, *left)
 
 
+def patti_deck(hands: Sequence[str], open_card: str, closed_card: str) -> tuple[Card, ...]:
+    """A Rummy Patti deck (one pack, top card first) that deals ``hands`` (3 cards each, first
+    player's first; one card at a time round them), then ``open_card`` and ``closed_card``; the
+    rest of the pack follows in canonical order."""
+    left = shoe(1, 0)
+
+    def take(text: str) -> Card:
+        wanted = parse(text)
+        for index, card in enumerate(left):
+            if card == wanted:
+                return left.pop(index)
+        raise ValueError(f"the pack has no {text} left")
+
+    dealt = [[take(token) for token in hand.split()] for hand in hands]
+    if any(len(hand) != 3 for hand in dealt):
+        raise ValueError("a Rummy Patti hand has 3 cards")
+    rounds = [hand[i] for i in range(3) for hand in dealt]
+    return (*rounds, take(open_card), take(closed_card), *left)
+
+
 def views(game: Game) -> dict[int | None, dict[str, Any]]:
     """Every seat's view and the spectators'."""
     return {seat: game.view(seat) for seat in (None, *range(1, game.seats + 1))}

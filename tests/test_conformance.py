@@ -1,6 +1,7 @@
-"""The conformance suite (tests/conformance.py) applied to 13-card Indian Rummy: both profiles,
-2 to 6 players, points and pools. A quick seeded slice runs always; ``RUMMYHALL_SOAK=1`` (``make
-soak``) plays a much larger campaign."""
+"""The conformance suite (tests/conformance.py) applied to 13-card Indian Rummy (both profiles,
+2 to 6 players, points and pools) and to Rummy Patti (2 to 6 players, short stacks, low caps,
+many timeouts). A quick seeded slice runs always; ``RUMMYHALL_SOAK=1`` (``make soak``) plays a much
+larger campaign."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ import pytest
 from conformance import Attempt, ConformanceReport, run_conformance
 from rummyhall.bots import Bot
 from rummyhall.bots.indian13 import Indian13Bot
+from rummyhall.bots.patti import PattiBot
 from rummyhall.cards import shoe
 from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.patti import Patti, PattiConfig
 from rummyhall.games.protocol import Game
 from scenarios import Table, stacked
 
@@ -229,3 +232,151 @@ def test_draw_open_from_an_empty_open_pile_is_refused() -> None:
     )
     assert game.view(2)["open"] == []
     t.do("p2 draw open ! illegal_action")
+
+
+# --- Rummy Patti ------------------------------------------------------------------------------
+
+
+def patti_noise(game: Game, rng: random.Random) -> list[Attempt]:
+    """Attempts specific to patti, all refused: cards the mover does not hold, malformed
+    exchanges and chaals, a 2x past the max chaal, a show or a sideshow with the wrong number of
+    players still in, answers nobody asked for, the asker or the asked playing a turn during a
+    sideshow, and moves by packed or sitting-out seats."""
+    view: dict[str, Any] = game.view(None)
+    attempts: list[Attempt] = []
+    seats = {entry["seat"]: entry for entry in view["seats"]}
+    active = [s for s in view["order"] if seats[s]["status"] == "playing"]
+    for seat, entry in seats.items():
+        if entry["status"] != "playing" and view["phase"] != "start":
+            attempts.append((seat, rng.choice(("chaal", "pack", "show", "sideshow")), False))
+    if view["phase"] == "play":
+        mover = view["turn"]
+        hand: list[str] = list(game.view(mover)["hand"])
+        missing = rng.choice(sorted({str(c) for c in shoe(1, 0)} - set(hand)))
+        card = rng.choice(hand)
+        attempts += [
+            (mover, f"exchange {rng.choice(('open', 'closed'))} {missing}", False),
+            (mover, f"exchange sideways {card}", False),
+            (mover, f"exchange open {card} 3x", False),
+            (mover, "exchange open", False),
+            (mover, rng.choice(("chaal 3x", "chaal double", "pack now", "show me")), False),
+            (mover, rng.choice(("accept", "refuse")), False),
+        ]
+        if view["chaal_2x"] is None:
+            attempts.append((mover, "chaal 2x", False))
+        if len(active) != 2:
+            attempts.append((mover, "show", False))
+        if len(active) < 3:
+            attempts.append((mover, "sideshow", False))
+    elif view["phase"] == "sideshow":
+        asker, asked = view["sideshow"]["asker"], view["sideshow"]["asked"]
+        attempts += [
+            (asker, rng.choice(("chaal", "pack", "accept")), False),
+            (asked, rng.choice(("chaal", "pack", "sideshow", "accept now")), False),
+        ]
+    return attempts
+
+
+def patti_config(seed: int, seats: int, style: str) -> PattiConfig:
+    """A table for one conformance game: ``short`` stacks run seats out of chips (some cannot
+    even pay the boot), ``capped`` tables have a low max chaal and pot limit, so that 2x stops
+    being offered and pot limits end games."""
+    rng = random.Random(seed)
+    boot = rng.choice((1, 5, 10))
+    first = rng.randrange(1, seats + 1)
+    if style == "short":
+        stacks = [boot * rng.choice((0, 2, 4, 8, 20, 40)) for _ in range(seats)]
+        for seat in rng.sample(range(seats), 2):
+            stacks[seat] = max(stacks[seat], 3 * boot)  # two seats can always play
+        return PattiConfig(seats=seats, boot=boot, stacks=tuple(stacks), first=first)
+    if style == "capped":
+        return PattiConfig(
+            seats=seats, boot=boot, max_chaal=4 * boot, pot_limit=40 * boot, first=first
+        )
+    return PattiConfig(seats=seats, boot=boot, first=first)
+
+
+def _conform_patti(seats: int, seeds: range, style: str, timeouts: float) -> ConformanceReport:
+    return run_conformance(
+        lambda seed: Patti(patti_config(seed, seats, style)),
+        lambda seat, seed: PattiBot(seed=seed * 10 + seat),
+        seeds,
+        extra_noise=patti_noise,
+        timeouts=timeouts,
+        random_moves=0.08,
+    )
+
+
+# (seats, games, style): every table size; "short" stacks, "capped" chaals and pots, "sleepy"
+# tables that time out a lot (auto-chaals, packs after two timeouts, refused sideshows).
+PATTI_SLICE = [
+    (2, 25, ""),
+    (2, 10, "short"),
+    (3, 20, ""),
+    (3, 10, "sleepy"),
+    (4, 20, "capped"),
+    (4, 12, "short"),
+    (5, 15, ""),
+    (5, 10, "sleepy"),
+    (6, 20, ""),
+    (6, 12, "short"),
+    (6, 12, "capped"),
+]
+
+PATTI_TOTALS: Counter[str] = Counter()
+
+
+@pytest.mark.parametrize(("seats", "games", "style"), PATTI_SLICE)
+def test_patti_conformance(seats: int, games: int, style: str) -> None:
+    first = 50_000 + 1000 * seats + 100 * len(style)
+    timeouts = 0.3 if style == "sleepy" else 0.03
+    report = _conform_patti(seats, range(first, first + games), style, timeouts)
+    assert report.games == games
+    assert report.refused > 0
+    assert report.replays > games - 1
+    PATTI_TOTALS.update(report.events)
+    PATTI_TOTALS.update(f"code:{code}" for code in report.codes.elements())
+    PATTI_TOTALS["probes"] += report.probes
+
+
+def test_the_patti_slice_covers_the_rules() -> None:
+    """The noise reaches the rare paths: every ending, every reason to pack, both sideshow
+    answers and a timed-out one, both exchanges, and every error code (split pots are rare:
+    tests/test_patti.py has them)."""
+    if not PATTI_TOTALS:
+        pytest.skip("runs after the Patti conformance slice")
+    kinds = (
+        "deal",
+        "chaal",
+        "exchange",
+        "exchanged",
+        "sideshow",
+        "sideshow_accepted",
+        "sideshow_refused",
+        "sideshow_cards",
+        "show",
+        "showdown",
+        "pack:packed",
+        "pack:chips",
+        "pack:timeouts",
+        "timeout:chaal",
+        "timeout:refuse",
+        "game_over:last player",
+        "game_over:show",
+        "game_over:pot limit",
+    )
+    assert not [kind for kind in kinds if not PATTI_TOTALS[kind]]
+    codes = ("bad_action", "not_your_turn", "illegal_action", "invalid_cards", "unknown_seat")
+    assert not [code for code in (*codes, "too_early") if not PATTI_TOTALS[f"code:{code}"]]
+    assert PATTI_TOTALS["probes"] > 0
+
+
+@pytest.mark.skipif(not SOAK, reason="set RUMMYHALL_SOAK=1 for the long campaign")
+@pytest.mark.parametrize("style", ["", "short", "capped", "sleepy"])
+def test_patti_conformance_soak(style: str) -> None:
+    for seats in range(2, 7):
+        first = 900_000 + 1000 * seats + 100 * len(style)
+        report = _conform_patti(
+            seats, range(first, first + 60), style, 0.3 if style == "sleepy" else 0.03
+        )
+        assert report.games == 60

@@ -22,7 +22,9 @@ from typing import Any
 import pytest
 
 from rummyhall.bots.indian13 import Indian13Bot
+from rummyhall.bots.patti import PattiBot
 from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.patti import Patti, PattiConfig
 from rummyhall.games.protocol import Game, notation, replay
 from rummyhall.sim import FairHouse, Runner, Tally
 
@@ -62,6 +64,44 @@ def play(config: Indian13Config, seed: int, slack: int = -1) -> Indian13:
     Runner(game, bots, FairHouse(seed, client_seed=f"golden-{seed}"), tally).run()
     assert game.over and not tally.violations, tally.violations
     return game
+
+
+class Sleeper:
+    """A Patti bot that lets its turn time out ``naps`` times in a row, from its second turn."""
+
+    def __init__(self, seed: int, naps: int) -> None:
+        self.bot = PattiBot(seed=seed)
+        self.naps = naps
+        self.turns = 0
+
+    def act(self, view: dict[str, Any]) -> str | None:
+        mine = [a for a in view["awaited"] if a["seat"] == view["viewer"]]
+        if mine and mine[0]["kind"] == "turn":
+            self.turns += 1
+            if self.turns >= 2 and self.naps:
+                self.naps -= 1
+                return None  # the table applies the timeout at the deadline
+        return self.bot.act(view)
+
+
+def play_patti(config: PattiConfig, seed: int, naps: int = 0) -> Patti:
+    game = Patti(config)
+    bots: dict[int, Any] = {
+        seat: PattiBot(seed=seed * 10 + seat) for seat in range(1, config.seats + 1)
+    }
+    if naps:
+        bots[1] = Sleeper(seed * 10 + 1, naps)
+    Runner(game, bots, FairHouse(seed, client_seed=f"golden-{seed}"), Tally(config.seats)).run()
+    assert game.over
+    return game
+
+
+def patti_kinds(game: Patti) -> set[str]:
+    """The moves of a game, and how it ended."""
+    result = game.result
+    assert result is not None
+    moves = {str(move["move"]) for move in game.moves}
+    return moves | {f"end: {result.detail['how']}"}
 
 
 def wrong_declarations(game: Indian13) -> int:
@@ -130,7 +170,41 @@ def make_all() -> list[dict[str, Any]]:
             play(pool, 4),
         )
     )
+    games += patti_games()
     return games
+
+
+def patti_games() -> list[dict[str, Any]]:
+    """Rummy Patti: a show after an accepted sideshow and exchanges with both centre cards; a pot
+    limit; timeouts (a chaal played for a seat, then a pack); a seat out of chips."""
+    found: dict[str, dict[str, Any]] = {}
+    six = PattiConfig(seats=6, boot=10, first=3)
+    wanted = {"sideshow", "accept", "exchange open", "exchange closed", "end: show"}
+    for seed in range(1, 400):
+        game = play_patti(six, seed)
+        if wanted <= patti_kinds(game):
+            text = "6 players, boot 10: an accepted sideshow, both exchanges, a show; bots"
+            found["patti-show"] = document("patti-show", f"patti, {text} (seed {seed})", game)
+            break
+    five = PattiConfig(seats=5, boot=5, max_chaal=40, pot_limit=400, first=5)
+    for seed in range(1, 400):
+        game = play_patti(five, seed)
+        if "end: pot limit" in patti_kinds(game) and len(game.shown) >= 3:
+            text = "5 players, boot 5, max chaal 40, pot limit 400: a showdown at the pot limit"
+            found["patti-pot-limit"] = document("patti-pot-limit", f"patti, {text}", game)
+            break
+    short = PattiConfig(seats=4, boot=10, stacks=(500, 500, 45, 5), first=2)
+    for seed in range(1, 400):
+        game = play_patti(short, seed, naps=2)
+        if {"timeout chaal", "timeout", "out of chips"} <= patti_kinds(game):
+            text = (
+                "4 players, seat 4 cannot pay the boot, seat 3 runs out of chips, seat 1 "
+                "times out twice (a chaal played for it, then packed)"
+            )
+            found["patti-timeouts"] = document("patti-timeouts", f"patti, {text}", game)
+            break
+    assert set(found) == {"patti-show", "patti-pot-limit", "patti-timeouts"}, set(found)
+    return list(found.values())
 
 
 def dump(data: dict[str, Any]) -> str:
@@ -180,6 +254,9 @@ def test_the_golden_games_are_there() -> None:
         "vengala-points",
         "classic-wrong-declaration",
         "classic-pool101",
+        "patti-show",
+        "patti-pot-limit",
+        "patti-timeouts",
     }
 
 
@@ -213,6 +290,21 @@ def test_the_golden_games_show_what_they_say() -> None:
     assert any(entry["action"] == "rejoin" for entry in pool["actions"])
     assert by_name["vengala-points"]["config"]["profile"] == "vengala"
     assert by_name["classic-points"]["config"]["profile"] == "classic"
+    patti = {name: by_name[name] for name in by_name if name.startswith("patti")}
+    actions = {name: [entry["action"] for entry in data["actions"]] for name, data in patti.items()}
+    assert patti["patti-show"]["result"]["detail"]["how"] == "show"
+    assert {"sideshow", "accept"} <= set(actions["patti-show"])
+    assert any(a.startswith("exchange closed") for a in actions["patti-show"])
+    assert patti["patti-pot-limit"]["result"]["detail"]["how"] == "pot limit"
+    assert len(patti["patti-pot-limit"]["result"]["detail"]["shown"]) >= 3
+    timeouts = [e for e in patti["patti-timeouts"]["actions"] if e["action"] == "timeout"]
+    assert [e["seat"] for e in timeouts] == [1, 1]
+    final = patti["patti-timeouts"]["golden"]["views"]["spectators"]
+    statuses = {entry["seat"]: entry["status"] for entry in final["seats"]}
+    assert statuses[4] == "out"
+    assert any(m["move"] == "out of chips" for m in final["moves"])
+    for data in patti.values():
+        assert sum(p["amount"] for p in data["result"]["postings"]) == 0
 
 
 if __name__ == "__main__":

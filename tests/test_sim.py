@@ -178,6 +178,17 @@ def test_seen_by() -> None:
     assert seen_by("open", None) and seen_by("shown:3", 1) and seen_by("toss", 2)
 
 
+def test_seen_by_seats_that_saw_the_cards_too() -> None:
+    # After a sideshow between seats 2 and 5: seat 2's hand, and a card of it now closed.
+    assert seen_by("hand:2@5", 2) and seen_by("hand:2@5", 5)
+    assert not seen_by("hand:2@5", 3) and not seen_by("hand:2@5", None)
+    assert seen_by("closed@2,5", 5) and seen_by("closed@2,5", 2)
+    assert not seen_by("closed@2,5", 1) and not seen_by("closed@12", 1)
+    census = {"hand:2@5": cards("AS#1 KS#1"), "closed@2,5": cards("QS#1"), "hand:5": cards("2H#1")}
+    assert allowed(census, 5) == Counter({"AS": 1, "KS": 1, "QS": 1, "2H": 1})
+    assert allowed(census, 3) == Counter()
+
+
 def test_check_cards() -> None:
     whole = cards("AS#1 AS#2 KH#1")
     assert check_cards({"hand:1": cards("AS#1"), "open": cards("AS#2 KH#1")}, whole) == []

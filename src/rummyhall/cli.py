@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from rummyhall import __version__
 from rummyhall.cards import CardError, format_cards, parse, parse_cards
 from rummyhall.games import indian13 as _indian13  # noqa: F401  (registers the game)
+from rummyhall.games import patti as _patti  # noqa: F401  (registers the game)
 from rummyhall.games.protocol import (
     HOUSE,
     JSON,
@@ -243,6 +244,9 @@ def _config_line(record: Mapping[str, Any], game: Game) -> str:
         parts.append(str(config["profile"]))
     parts.append(f"{game.seats} seats")
     mode = config.get("mode")
+    if "boot" in config:  # patti
+        parts.append(f"boot {config['boot']}, max chaal {config.get('max_chaal')}")
+        parts.append(f"pot limit {config.get('pot_limit')}")
     if mode == "points":
         parts.append(f"points, {config.get('point_value', 1)} chip(s) a point")
     elif isinstance(mode, str):
@@ -294,6 +298,10 @@ def _result_lines(game: Game) -> list[str]:
         waiting = ", ".join(f"p{a.seat} ({a.kind})" for a in game.awaited())
         lines.append(f"not over: the record stops while the game waits for {waiting}")
         return lines
+    if "how" in result.detail:  # patti
+        lines.append(f"ended by: {result.detail['how']} · pot {result.detail['pot']}")
+        for key, cards in result.detail.get("shown", {}).items():
+            lines.append(f"  p{key:<3} {' '.join(cards)}")
     lines.append(
         "points: " + " · ".join(f"p{seat} {pts}" for seat, pts in sorted(result.points.items()))
     )
@@ -309,7 +317,10 @@ def _state_note(game: Game) -> str:
     parts = []
     if view.get("open"):
         parts.append(f"open {view['open'][-1]}")
-    if "closed" in view and view.get("phase") not in ("between", "over", "start"):
+    if "pot" in view and "chaal" in view:  # patti
+        parts.append(f"pot {view['pot']} · chaal {view['chaal']}")
+    in_deal = view.get("phase") not in ("between", "over", "start")
+    if "closed" in view and "pot" not in view and in_deal:  # patti's closed card needs no count
         parts.append(f"closed {view['closed']}")
     awaited = [a for a in game.awaited() if a.seat != HOUSE]
     if awaited:
@@ -346,6 +357,37 @@ def _event_note(event: Event) -> str | None:
     return None
 
 
+def _patti_note(event: Event) -> str | None:
+    """What a Rummy Patti event adds to its line in ``replay --verbose``."""
+    data = event.data
+    kind = event.kind
+    if kind == "chaal":
+        return f"{'timeout: ' if data['auto'] else ''}pays {data['amount']}"
+    if kind == "exchange":
+        swap = f"{data['released']} for {data['took']}, " if data["with"] == "open" else ""
+        return f"{swap}pays {data['amount']}"
+    if kind == "exchanged":
+        return f"gives {data['released']}, gets {data['took']}"
+    if kind in ("sideshow", "show"):
+        return f"pays {data['amount']}"
+    if kind == "sideshow_cards":
+        return "sees " + " vs ".join(
+            f"p{seat} {' '.join(hand['cards'])} ({hand['class']})" for seat, hand in data.items()
+        )
+    if kind == "pack" and data["why"] != "packed":
+        return f"p{data['seat']} packed ({data['why']})"
+    if kind == "showdown":
+        hands = " · ".join(
+            f"p{seat} {' '.join(cards)} ({data['classes'][seat]})"
+            for seat, cards in data["hands"].items()
+        )
+        return f"{data['how']}: {hands}"
+    if kind == "game_over" and "how" in data.get("detail", {}):
+        won = ", ".join(f"p{seat} +{amount}" for seat, amount in data["detail"]["shares"].items())
+        return f"pot {data['detail']['pot']} to {won}"
+    return None
+
+
 def _deal_lines(
     game: Game, entry: Mapping[str, Any], events: Sequence[Event], verbose_fair: bool
 ) -> list[str]:
@@ -358,6 +400,17 @@ def _deal_lines(
             cards = ", ".join(f"p{seat} {card}" for seat, card in data["cards"])
             order = " ".join(f"p{seat}" for seat in data["order"])
             lines.append(f"{pad}toss: {cards} -> order {order}")
+        elif event.kind == "deal" and "boot" in data:  # patti
+            order = " ".join(f"p{seat}" for seat in data["order"])
+            lines.append(
+                f"{pad}order {order} · boot {data['boot']} each, pot {data['pot']} · "
+                f"open {data['open']}"
+            )
+            deal = entry.get("deal", {})
+            if verbose_fair and "server_seed" in deal:
+                lines.append(f"{pad}fair: {_verify_command(deal)}")
+            for seat in data["order"]:
+                lines.append(f"{pad}p{seat} hand: {' '.join(game.view(seat).get('hand', []))}")
         elif event.kind == "deal":
             order = " ".join(f"p{seat}" for seat in data["order"])
             lines.append(
@@ -409,7 +462,8 @@ def _verbose_lines(record: Mapping[str, Any]) -> list[str]:
         events = _step(game, index, entry)
         seconds = (int(entry["at"]) - origin) / 1000
         line = f"{seconds:8.1f}s {notation(entry)}"
-        notes = [note for event in events if (note := _event_note(event)) is not None]
+        note_of = _patti_note if game.name == "patti" else _event_note
+        notes = [note for event in events if (note := note_of(event)) is not None]
         if notes:
             line += "  (" + "; ".join(notes) + ")"
         if int(entry["seat"]) == HOUSE and new_deal:
@@ -469,13 +523,41 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    if args.game == "patti":
+        return _play_patti(args, out)
     from rummyhall.terminal import PlaySettings, play
 
+    if args.boot is not None or args.stack is not None:
+        print("play: --boot and --stack are for patti", file=sys.stderr)
+        return 2
     try:
         settings = PlaySettings(
-            profile=args.profile,
+            profile=args.profile or "classic",
             players=args.players,
             mode="points" if args.pool is None else f"pool{args.pool}",
+            seed=args.seed,
+            name=args.name,
+            record=None if args.record is None else Path(args.record),
+            client_seed=args.client_seed,
+        )
+        settings.config()
+    except ValueError as exc:
+        print(f"play: {exc}", file=sys.stderr)
+        return 2
+    return play(settings, out=out)
+
+
+def _play_patti(args: argparse.Namespace, out: TextIO) -> int:
+    from rummyhall.terminal_patti import PattiSettings, play
+
+    if args.profile is not None or args.pool is not None:
+        print("play: Rummy Patti has no --profile or --pool", file=sys.stderr)
+        return 2
+    try:
+        settings = PattiSettings(
+            players=args.players,
+            boot=10 if args.boot is None else args.boot,
+            stack=args.stack or 0,
             seed=args.seed,
             name=args.name,
             record=None if args.record is None else Path(args.record),
@@ -551,25 +633,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_replay)
 
     p = sub.add_parser("play", help="play at the terminal against bots (you are seat 1)")
-    p.add_argument("game", choices=["indian13"], help="the game")
-    p.add_argument("--profile", choices=["classic", "vengala"], default="classic")
+    p.add_argument("game", choices=["indian13", "patti"], help="the game")
+    p.add_argument(
+        "--profile", choices=["classic", "vengala"], help="indian13: the rules (default classic)"
+    )
     p.add_argument("--players", type=int, default=4, help="players at the table, you included")
     p.add_argument(
-        "--pool", type=int, choices=[101, 201], help="play a pool (else one deal for points)"
+        "--pool",
+        type=int,
+        choices=[101, 201],
+        help="indian13: play a pool (else one deal for points)",
     )
+    p.add_argument("--boot", type=int, help="patti: the boot (default 10)")
+    p.add_argument("--stack", type=int, help="patti: chips each player brings (default 100 boots)")
     p.add_argument("--seed", type=int, default=0, help="the bots' seed")
     p.add_argument("--name", default="You", help="your name at the table")
-    p.add_argument("--record", metavar="FILE", help="write the game record here at the end")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the game record here at the end (patti: game N of the session to FILE-N)",
+    )
     p.add_argument("--client-seed", help="your client seed for the provably-fair deals")
     p.set_defaults(run=_cmd_play)
 
     p = sub.add_parser(
         "simulate", help="bots play each other: speed, results and invariants checked"
     )
-    p.add_argument("--game", default="indian13")
-    p.add_argument("--profile", default="classic")
+    p.add_argument("--game", default="indian13", help="indian13 or patti")
+    p.add_argument("--profile", default="classic", help="indian13: classic or vengala")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--deals", type=int, default=500)
+    p.add_argument(
+        "--deals", "--games", dest="deals", type=int, default=500, help="deals (games) to play"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--mode", choices=["points", "pool101", "pool201"], default="points")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -577,7 +672,103 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-checks", action="store_true", help="skip the per-action invariant checks (speed)"
     )
     p.set_defaults(run=_cmd_simulate)
+
+    _add_server_commands(sub)
+    _add_audit_command(sub)
     return parser
+
+
+def _add_audit_command(sub: Any) -> None:
+    from rummyhall.store.database import DEFAULT_DATA_DIR
+
+    p = sub.add_parser("audit", help="check every invariant of the chips ledger")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--database", help="database URL (default: SQLite in the data folder)")
+    where.add_argument(
+        "--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="the server's data folder"
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(run=_cmd_audit)
+
+
+def _cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
+    from rummyhall.economy.audit import audit_command
+    from rummyhall.store.database import default_url
+
+    url = args.database or default_url(args.data_dir, create=False)
+    return audit_command(url, out, as_json=args.json)
+
+
+def _add_server_commands(sub: Any) -> None:
+    from rummyhall.server.run import DEFAULT_DATA
+
+    p = sub.add_parser("serve", help="run the room server (HTTP API, WebSocket, web client)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--database", help="database URL (default: SQLite in the data folder); "
+        "PostgreSQL: postgresql+asyncpg://user:password@host/db",
+    )  # fmt: skip
+    p.add_argument(
+        "--data-dir", type=Path, default=DEFAULT_DATA, help="where the server keeps its files"
+    )
+    p.add_argument("--no-bots", action="store_true", help="never fill empty seats with bots")
+    p.add_argument(
+        "--bot-wait", type=float, default=5.0, help="seconds before bots fill empty seats"
+    )
+    p.add_argument(
+        "--bot-think-ms",
+        default="600-1800",
+        help="a bot's thinking time in ms: LOW-HIGH or one number",
+    )
+    p.add_argument("--next-game-ms", type=int, default=6000, help="pause between two games")
+    p.add_argument(
+        "--deal-ms", type=int, default=1500, help="pause between a deal's commitment and the deal"
+    )
+    p.add_argument("--log-level", default="info")
+    p.set_defaults(run=_cmd_serve)
+
+    p = sub.add_parser("admin", help="operator calls to a running server")
+    p.add_argument("--url", default="http://127.0.0.1:8000", help="the server's address")
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="the server's data folder (its admin token)",
+    )
+    admin = p.add_subparsers(dest="admin_command", required=True)
+    grant = admin.add_parser("grant", help="give a player chips (minted)")
+    grant.add_argument("name")
+    grant.add_argument("amount", type=int)
+    grant.add_argument("--reason", default="grant")
+    admin.add_parser("tables", help="list the live tables")
+    void = admin.add_parser("void", help="end a stuck game; its pot goes back to who paid it")
+    void.add_argument("table", type=int)
+    p.set_defaults(run=_cmd_admin)
+
+
+def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from rummyhall.server.run import serve
+
+    return serve(
+        host=args.host,
+        port=args.port,
+        database=args.database,
+        data_dir=args.data_dir,
+        bots=not args.no_bots,
+        bot_wait=args.bot_wait,
+        bot_think=args.bot_think_ms,
+        next_game_ms=args.next_game_ms,
+        deal_ms=args.deal_ms,
+        log_level=args.log_level,
+        out=out,
+    )
+
+
+def _cmd_admin(args: argparse.Namespace, out: TextIO) -> int:
+    from rummyhall.server.run import admin
+
+    return admin(args, out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,21 +7,31 @@ derived from the seed (:class:`FairHouse`: deal ``k`` of a run uses the server s
 fixed step per action: bots act at once, so no deadline is ever reached. With ``checks=True``
 every invariant of :mod:`rummyhall.games.invariants` is checked after every action; the report
 lists what broke. ``checks=False`` skips them, to measure speed.
+
+Rummy Patti (:func:`simulate_patti`) plays one table session: every game is a deal, the stacks
+carry over from game to game and the first move passes one seat on each game, as at a real table.
+A seat whose stack falls below a third of what it brought buys in again, back to the full stack
+(counted as a rebuy): a seat left just above the boot would otherwise pay boots and chaals it
+cannot keep up with, game after game, and the per-seat figures would measure that instead of the
+bots.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from rummyhall.bots import Bot
 from rummyhall.bots.indian13 import Indian13Bot
+from rummyhall.bots.patti import PattiBot
 from rummyhall.cards import Card, parse, shoe
 from rummyhall.games.indian13 import Indian13, Indian13Config
 from rummyhall.games.invariants import Invariants
+from rummyhall.games.patti import Patti, PattiConfig
 from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, notation
 from rummyhall.shuffle import FairDeal, shuffled_indices
 
@@ -33,6 +43,13 @@ MAX_VIOLATIONS: Final = 200
 """Violations kept in a report (the count goes on)."""
 ENTRY_FEE: Final = 100
 """Chips each player pays into a simulated pool."""
+PATTI_BOOT: Final = 10
+"""The boot at a simulated Rummy Patti table."""
+PATTI_STACK_BOOTS: Final = 300
+"""The chips each seat brings to a simulated Rummy Patti table (and buys in again with), in
+boots: enough for a long game, short of the pot limit (1024 boots), so that seats do run out."""
+PATTI_REBUY_BELOW: Final = 3
+"""A seat whose stack falls below 1/3 of :data:`PATTI_STACK_BOOTS` buys in again."""
 
 
 class FairHouse:
@@ -329,7 +346,11 @@ def _indian13_bot(seat: int, seed: int) -> Bot:
     return Indian13Bot(seed=seed)
 
 
-_BOTS: Final[dict[str, BotFactory]] = {"indian13": _indian13_bot}
+def _patti_bot(seat: int, seed: int) -> Bot:
+    return PattiBot(seed=seed)
+
+
+_BOTS: Final[dict[str, BotFactory]] = {"indian13": _indian13_bot, "patti": _patti_bot}
 
 
 def simulate(
@@ -342,15 +363,20 @@ def simulate(
     checks: bool = True,
     *,
     bots: BotFactory | None = None,
-) -> SimReport:
+) -> SimReport | PattiReport:
     """Bots play ``deals`` deals (whole matches in a pool) and the report says how it went.
 
-    ``bots`` makes the bot of each seat (default: the game's own bot). Raises ValueError for an
-    unknown game or a table the rules do not allow."""
+    ``bots`` makes the bot of each seat (default: the game's own bot). For ``patti`` a deal is a
+    game, ``profile`` is not used and ``mode`` must be ``points`` (:func:`simulate_patti`).
+    Raises ValueError for an unknown game or a table the rules do not allow."""
     if game not in _BOTS:
         raise ValueError(f"no bot plays {game!r}; known: {', '.join(sorted(_BOTS))}")
     if deals < 1:
         raise ValueError("simulate at least one deal")
+    if game == "patti":
+        if mode != "points":
+            raise ValueError("Rummy Patti has no modes; leave --mode out")
+        return simulate_patti(players, deals, seed, checks, bots=bots)
     make_bot = bots or _BOTS[game]
     config = Indian13Config(
         profile=profile,
@@ -402,6 +428,195 @@ def simulate(
         timeouts=tally.timeouts,
         reshuffles=tally.reshuffles,
         rejoins=tally.rejoins,
+        checked=tally.checked,
+        violations=list(tally.violations),
+        violation_count=tally.violation_count,
+    )
+
+
+# --- Rummy Patti ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class PattiTally(Tally):
+    """What the events of Rummy Patti games add up to: ``points`` are chips won (or lost, below
+    zero) per seat, ``wins`` games won (a shared pot counts for every winner), ``counts`` the
+    moves and endings by kind."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def count(self, events: list[Event]) -> None:
+        counts = self.counts
+        for event in events:
+            kind = event.kind
+            data = event.data
+            if kind == "chaal":
+                counts[
+                    "auto chaal" if data["auto"] else "chaal 2x" if data["double"] else "chaal"
+                ] += 1
+            elif kind == "exchange":
+                counts[f"exchange {data['with']}"] += 1
+                counts["raise"] += bool(data["double"])
+            elif kind == "pack":
+                counts[f"pack: {data['why']}"] += 1
+            elif kind in ("sideshow", "sideshow_accepted", "sideshow_refused", "show"):
+                counts[kind.replace("_", " ")] += 1
+            elif kind == "timeout":
+                self.timeouts += 1
+            elif kind == "game_over":
+                self.deals += 1
+                self.matches += 1
+                winners = data["winners"]
+                for seat in winners:
+                    self.wins[int(seat)] += 1
+                for seat, chips in data["points"].items():
+                    self.points[int(seat)] += int(chips)
+                counts[f"end: {data['detail']['how']}"] += 1
+                counts["split pot"] += len(winners) > 1
+
+
+_PATTI_COUNT_LINES: Final = (
+    ("moves", ("chaal", "chaal 2x", "exchange open", "exchange closed", "raise", "auto chaal")),
+    ("asks", ("sideshow", "sideshow accepted", "sideshow refused", "show")),
+    ("packs", ("pack: packed", "pack: chips", "pack: timeouts")),
+    ("endings", ("end: last player", "end: show", "end: pot limit", "split pot")),
+)
+"""The lines of counts in a Patti report: a label and the counts it lists."""
+
+
+@dataclass(frozen=True, slots=True)
+class PattiReport:
+    """What :func:`simulate_patti` measured. Per-seat tables are keyed by seat number."""
+
+    game: str
+    players: int
+    seed: int
+    checks: bool
+    boot: int
+    stack: int
+    games: int
+    actions: int
+    seconds: float
+    chips: dict[int, int]
+    """Chips won (lost, below zero) per seat over all games; they sum to zero."""
+    wins: dict[int, int]
+    """Games won per seat (a shared pot counts for each of its winners)."""
+    counts: dict[str, int]
+    """Moves and endings by kind: ``chaal``, ``exchange open``, ``pack: chips``, ``end: show``..."""
+    rebuys: int
+    """Times a seat left short (below a third of its stack) bought in again."""
+    timeouts: int
+    checked: int
+    violations: list[str]
+    violation_count: int = 0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("chips", "wins"):
+            data[key] = {str(seat): value for seat, value in data[key].items()}
+        data["counts"] = dict(sorted(self.counts.items()))
+        data["seconds"] = round(self.seconds, 4)
+        data["games_per_second"] = round(self.games_per_second, 2)
+        return data
+
+    def summary(self) -> str:
+        seats = range(1, self.players + 1)
+        per_game = self.actions / max(1, self.games)
+        lines = [
+            f"simulate patti, {self.players} bots, boot {self.boot}, stacks of {self.stack} "
+            f"carried from game to game (topped up below {self.stack // PATTI_REBUY_BELOW}), "
+            f"seed {self.seed}",
+            f"  {self.games} games, {self.actions} actions ({per_game:.1f} a game) in "
+            f"{self.seconds:.2f} s: {self.games_per_second:.1f} games/s",
+            "  seat     " + "".join(f"{seat:>9}" for seat in seats),
+            "  chips    " + "".join(f"{self.chips[seat]:>+9}" for seat in seats),
+            "  wins     " + "".join(f"{self.wins[seat]:>9}" for seat in seats),
+            *(f"  {label:<9}{self._counts(keys)}" for label, keys in _PATTI_COUNT_LINES),
+            f"  rebuys {self.rebuys}; timeouts {self.timeouts}",
+        ]
+        if self.checks:
+            lines += [
+                f"  invariants checked after each of {self.checked} actions: every card in",
+                "    exactly one place, postings summing to zero, no view or event showing",
+                "    another seat's hidden cards (sideshow hands only to the two players)",
+            ]
+        else:
+            lines.append("  invariants not checked (--no-checks)")
+        if self.violation_count:
+            lines.append(f"  VIOLATIONS: {self.violation_count}")
+            lines += [f"    {text}" for text in self.violations[:20]]
+        else:
+            lines.append("  violations: none")
+        return "\n".join(lines)
+
+    def _counts(self, keys: tuple[str, ...]) -> str:
+        def name(key: str) -> str:
+            return key.partition(": ")[2] or key
+
+        return ", ".join(f"{name(key)} {self.counts.get(key, 0)}" for key in keys)
+
+
+def simulate_patti(
+    players: int = 6,
+    games: int = 2000,
+    seed: int = 1,
+    checks: bool = True,
+    *,
+    boot: int = PATTI_BOOT,
+    stack: int = PATTI_STACK_BOOTS * PATTI_BOOT,
+    bots: BotFactory | None = None,
+) -> PattiReport:
+    """Bots play ``games`` games of Rummy Patti at one table (see the module docstring): stacks of
+    ``stack`` chips carried over, a rebuy to ``stack`` for a seat left below a third of it, the
+    first move one seat on each game. Raises ValueError for a table the rules do not allow."""
+    if games < 1:
+        raise ValueError("simulate at least one game")
+    config = PattiConfig(seats=players, boot=boot, stacks=(stack,) * players)
+    make_bot = bots or _patti_bot
+    seats = {s: make_bot(s, seed * 1_000_003 + s) for s in range(1, players + 1)}
+    house = FairHouse(seed)
+    tally = PattiTally(players)
+    full_shoe = shoe(1, 0)
+    rebuys = 0
+    started = time.perf_counter()
+    for number in range(games):
+        table = Patti(config)
+        invariants = Invariants(table, full_shoe) if checks else None
+        runner = Runner(
+            table, seats, house, tally, invariants=invariants, label=f"game {number + 1}, "
+        )
+        try:
+            runner.run()
+        except _Stuck:
+            break
+        if not table.over:
+            break  # reported as a violation already
+        stacks = list(table.final_stacks())
+        for index, chips in enumerate(stacks):
+            if chips < max(boot, stack // PATTI_REBUY_BELOW):
+                stacks[index] = stack
+                rebuys += 1
+        config = config.following(stacks)
+    seconds = time.perf_counter() - started
+    return PattiReport(
+        game="patti",
+        players=players,
+        seed=seed,
+        checks=checks,
+        boot=boot,
+        stack=stack,
+        games=tally.deals,
+        actions=tally.actions,
+        seconds=seconds,
+        chips=dict(tally.points),
+        wins=dict(tally.wins),
+        counts=dict(tally.counts),
+        rebuys=rebuys,
+        timeouts=tally.timeouts,
         checked=tally.checked,
         violations=list(tally.violations),
         violation_count=tally.violation_count,

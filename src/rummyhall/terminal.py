@@ -89,7 +89,8 @@ def new_fair_deal(client_seed: str, nonce: int) -> FairDeal:
     return FairDeal.new(client_seed, nonce)
 
 
-def _wall_clock() -> Callable[[], int]:
+def wall_clock() -> Callable[[], int]:
+    """Milliseconds since this call, from the monotonic clock (records keep real times)."""
     start = time.monotonic()
     return lambda: int((time.monotonic() - start) * 1000)
 
@@ -191,7 +192,7 @@ class PlaySettings:
         )
 
 
-class _Quit(Exception):
+class QuitTable(Exception):
     """The person asked to leave (or the input ran out)."""
 
 
@@ -239,7 +240,7 @@ class TerminalTable:
         self.out = out
         self._ask = ask
         self.style = Style(colour)
-        self.clock = clock or _wall_clock()
+        self.clock = clock or wall_clock()
         self.deal_source = deal_source
         self.client_seed = settings.client_seed or secrets.token_hex(8)
         self.bots = {
@@ -265,7 +266,7 @@ class TerminalTable:
             return self._ask(prompt)
         except (EOFError, KeyboardInterrupt):
             self.say()
-            raise _Quit from None
+            raise QuitTable from None
 
     def confirm(self, question: str) -> bool:
         return self.ask(f"{question} [y/N] ").strip().lower() in ("y", "yes")
@@ -299,7 +300,7 @@ class TerminalTable:
         try:
             while not self.game.over:
                 self._step()
-        except (_Quit, KeyboardInterrupt):
+        except (QuitTable, KeyboardInterrupt):
             self.say("You left the table; the game is abandoned.")
         self._save()
         return 0
@@ -358,7 +359,7 @@ class TerminalTable:
         if me["status"] != "eliminated":
             answer = self.ask(f"Enter: deal {game.deal_no + 1} · q: quit › ")
             if answer.strip().lower() in ("q", "quit"):
-                raise _Quit
+                raise QuitTable
 
     def _bot(self, seat: int) -> None:
         game = self.game
@@ -413,7 +414,7 @@ class TerminalTable:
                 continue
             if word in ("q", "quit", "exit"):
                 if self.confirm("Quit? The game is abandoned."):
-                    raise _Quit
+                    raise QuitTable
                 continue
             try:
                 action = self.translate(command, view)
@@ -460,7 +461,7 @@ class TerminalTable:
                 if self.drawn is None:
                     raise ValueError("say which card to discard, e.g. d 7H")
                 return f"discard {self.drawn}"
-            return f"discard {_canonical_card(rest)}"
+            return f"discard {canonical_card(rest)}"
         if word == "x":
             return self._declare(rest, hand, view)
         if word == "g":
@@ -497,7 +498,7 @@ class TerminalTable:
             groups = [list(group) for group in hint.groups]
             return f"declare {hint.discard} | {format_groups(groups)}"
         card_text, bar, groups_text = rest.partition("|")
-        card = _canonical_card(card_text)
+        card = canonical_card(card_text)
         try:
             finish = parse(card)
         except CardError:
@@ -876,7 +877,7 @@ def _shape(groups: Sequence[Sequence[Card]]) -> list[list[str]]:
     return sorted(sorted(str(card) for card in group) for group in groups)
 
 
-def _canonical_card(text: str) -> str:
+def canonical_card(text: str) -> str:
     """``7h`` -> ``7H``, ``10♥`` -> ``10H``; anything unparsable is left for the engine."""
     text = text.strip()
     try:

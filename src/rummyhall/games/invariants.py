@@ -11,6 +11,12 @@ measurements"). Each check returns a list of violations in words (empty: all is 
   the past rather than where cards are now; :class:`ViewShape` says which, and the past must be
   the same for every viewer.
 
+Census names (:meth:`Game.census <rummyhall.games.protocol.Game.census>`): ``closed`` and ``out``
+nobody may see, ``hand:N`` and ``finish:N`` seat N only, anything else everyone. A name may end in
+``@`` and a comma-separated list of seats that have seen those cards too, wherever they lie now:
+after a Rummy Patti sideshow between seats 2 and 5, seat 2's cards are at ``hand:2@5`` and, once
+one of them is swapped for the closed centre card, at ``closed@5``.
+
 :class:`Invariants` runs them all after each action of one game.
 """
 
@@ -35,7 +41,10 @@ _CARD: Final = re.compile(r"(?:10|[2-9AJQK])[SHDC]|JK")
 
 def seen_by(location: str, seat: int | None) -> bool:
     """Whether ``seat`` (None: a spectator) may see the cards at census ``location``."""
-    place, _, owner = location.partition(":")
+    name, _, also = location.partition("@")
+    if also and seat is not None and str(seat) in also.split(","):
+        return True
+    place, _, owner = name.partition(":")
     if place in HIDDEN_PLACES:
         return False
     if place in PRIVATE_PLACES:
@@ -60,6 +69,22 @@ class ViewShape:
 
 
 RUMMY_VIEWS: Final = ViewShape()
+
+PATTI_VIEWS: Final = ViewShape(
+    past=frozenset(),
+    repeats=frozenset({"seen", "result"}),
+    event_past=frozenset(),
+)
+"""Rummy Patti views: ``seen`` (the hands a seat saw in sideshows, as they were then) and the
+result (the hands shown at the end) repeat cards found elsewhere; nothing describes an earlier
+game."""
+
+VIEW_SHAPES: Final[dict[str, ViewShape]] = {"indian13": RUMMY_VIEWS, "patti": PATTI_VIEWS}
+
+
+def view_shape(game: Game) -> ViewShape:
+    """How to read ``game``'s views (the rummy games' shape unless the game has its own)."""
+    return VIEW_SHAPES.get(game.name, RUMMY_VIEWS)
 
 
 def check_cards(census: Mapping[str, Sequence[Card]], shoe: Iterable[Card]) -> list[str]:
@@ -254,10 +279,10 @@ class Invariants:
     """Checks one game after each of its actions: ``check(events)`` with the events the action
     returned. Keeps what every seat could see after the previous action, for the event check."""
 
-    def __init__(self, game: Game, shoe: Iterable[Card], shape: ViewShape = RUMMY_VIEWS) -> None:
+    def __init__(self, game: Game, shoe: Iterable[Card], shape: ViewShape | None = None) -> None:
         self.game = game
         self.shoe = list(shoe)
-        self.shape = shape
+        self.shape = view_shape(game) if shape is None else shape
         self.checks = 0
         self._before = self._allowed(game.census())
 

@@ -253,7 +253,8 @@ class Game(ABC):
 
         The name says who may see the cards there: ``hand:N`` and ``finish:N`` seat N only;
         ``closed`` and ``out`` nobody; any other location (``open``, ``cut``, ``toss``,
-        ``shown:N``, ...) everyone."""
+        ``shown:N``, ...) everyone. A suffix ``@S,T`` adds seats that have seen the cards too
+        (``hand:2@5``: seat 2's cards, which seat 5 saw in a sideshow)."""
         raise NotImplementedError(f"{type(self).__name__} has no census")
 
     # --- shared behaviour ---------------------------------------------------------------------
@@ -311,6 +312,12 @@ def register(game: type[Game]) -> type[Game]:
 
 def game_class(name: str) -> type[Game]:
     found = _GAMES.get(name)
+    if found is None:
+        # Engines register when their module is imported; the catalog imports them all.
+        from rummyhall.games.catalog import load_all
+
+        load_all()
+        found = _GAMES.get(name)
     if found is None:
         raise ValueError(f"unknown game {name!r}; known: {', '.join(sorted(_GAMES))}")
     return found

@@ -1,0 +1,262 @@
+"""Load benchmark of the room server: bot clients in separate processes play Rummy Patti over
+loopback WebSockets against one server process with SQLite, every action durably logged.
+
+Prints accepted actions/s, messages/s received by the clients, and p50/p99 of the time from an
+action's send to its acknowledgement (which the server sends right after the action's broadcast,
+so it bounds the broadcast's arrival), next to the round trip of a bare WebSocket echo server
+measured in the same run (the ratio is what to compare across machines). Then runs the ledger
+audit on the database the run left.
+
+    python bench/load.py [--tables 500] [--seconds 30] [--procs 2]
+
+Target (issue 5) on a 2-core machine: 500 tables (2,000+ connections), >= 1,000 actions/s,
+p99 <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOM = "patti-10-4p"
+SEATS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+# --- the bare echo baseline -------------------------------------------------------------------
+
+
+def _echo_server(port: int) -> None:
+    from websockets.asyncio.server import serve
+
+    async def echo(ws: Any) -> None:
+        async for message in ws:
+            await ws.send(message)
+
+    async def main() -> None:
+        async with serve(echo, "127.0.0.1", port):
+            await asyncio.Future()
+
+    asyncio.run(main())
+
+
+async def _echo_rtt(port: int, count: int) -> list[float]:
+    from websockets.asyncio.client import connect
+
+    times = []
+    async with connect(f"ws://127.0.0.1:{port}") as ws:
+        payload = json.dumps({"type": "act", "table": 1, "action": "chaal", "cid": "x" * 32})
+        for _ in range(count):
+            start = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            times.append(time.perf_counter() - start)
+    return times
+
+
+def echo_baseline(count: int = 2000) -> list[float]:
+    port = free_port()
+    process = multiprocessing.Process(target=_echo_server, args=(port,), daemon=True)
+    process.start()
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        return asyncio.run(_echo_rtt(port, count))
+    finally:
+        process.terminate()
+        process.join()
+
+
+# --- the bot clients -----------------------------------------------------------------------------
+
+
+async def _player(url: str, number: int, stop_at: float, results: dict[str, Any]) -> None:
+    from rummyhall.bots.patti import PattiBot
+    from rummyhall.client import ClientError, RoomClient
+
+    bot = PattiBot(seed=number)
+    async with RoomClient(url) as client:
+        await client.guest()
+        table, _ = await client.quick_seat(ROOM)
+        feed = client.follow(table)
+        await client.connect()
+        await client.watch(table)
+        while time.monotonic() < stop_at:
+            try:
+                message = await asyncio.wait_for(feed.get(), max(0.05, stop_at - time.monotonic()))
+            except TimeoutError:
+                break
+            results["messages"] += 1
+            view = message["view"]
+            if not feed.empty() or view is None or message["you"] is None:
+                continue
+            if not any(a["seat"] == message["you"] for a in view.get("awaited", [])):
+                continue
+            action = bot.act(view)
+            if action is None:
+                continue
+            start = time.perf_counter()
+            try:
+                await client.act(table, action)
+            except ClientError as error:
+                results["errors"][error.code] = results["errors"].get(error.code, 0) + 1
+                continue
+            results["latency"].append(time.perf_counter() - start)
+            results["actions"] += 1
+
+
+def _client_process(
+    url: str, first: int, count: int, start_at: float, stop_at: float, out: Any
+) -> None:
+    async def main() -> dict[str, Any]:
+        results: dict[str, Any] = {"messages": 0, "actions": 0, "latency": [], "errors": {}}
+        # Connect gradually, then play until the end.
+        tasks = []
+        for n in range(first, first + count):
+            tasks.append(asyncio.create_task(_player(url, n, stop_at, results)))
+            await asyncio.sleep(max(0.0, (start_at - time.monotonic()) / max(1, first + count - n)))
+        done = await asyncio.gather(*tasks, return_exceptions=True)
+        failures = [repr(d) for d in done if isinstance(d, BaseException)]
+        results["failures"] = failures[:5]
+        results["failed"] = len(failures)
+        return results
+
+    results = asyncio.run(main())
+    out.put(results)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--ramp", type=float, default=20, help="seconds to connect everyone")
+    parser.add_argument("--procs", type=int, default=2, help="client processes")
+    args = parser.parse_args()
+
+    echo = echo_baseline()
+    data = Path(tempfile.mkdtemp(prefix="rummyhall-load-"))
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    db = f"sqlite+aiosqlite:///{data / 'rummyhall.db'}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rummyhall.cli", "serve", "--port", str(port),
+         "--data-dir", str(data), "--database", db, "--no-bots", "--next-game-ms", "500",
+         "--deal-ms", "0", "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=open(data / "server.log", "wb"),  # noqa: SIM115
+    )  # fmt: skip
+    try:
+        import httpx
+
+        for _ in range(300):
+            try:
+                if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        players = args.tables * SEATS
+        start_at = time.monotonic() + args.ramp
+        stop_at = start_at + args.seconds
+        queue: Any = multiprocessing.Queue()
+        share = -(-players // args.procs)
+        procs = [
+            multiprocessing.Process(
+                target=_client_process,
+                args=(url, i * share, min(share, players - i * share), start_at, stop_at, queue),
+            )
+            for i in range(args.procs)
+        ]
+        for process in procs:
+            process.start()
+        # Measure the server's own count of accepted actions over the measured window only.
+        time.sleep(max(0.0, start_at - time.monotonic()))
+        before = _actions(url)
+        time.sleep(max(0.0, stop_at - time.monotonic()))
+        after = _actions(url)
+        results = [queue.get(timeout=120) for _ in procs]
+        for process in procs:
+            process.join(30)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(30)
+
+    latency = [t for r in results for t in r["latency"]]
+    messages = sum(r["messages"] for r in results)
+    errors: dict[str, int] = {}
+    for r in results:
+        for code, n in r["errors"].items():
+            errors[code] = errors.get(code, 0) + n
+    failed = sum(r["failed"] for r in results)
+    window = args.seconds
+    rate = (after - before) / window
+    p50, p99 = percentile(latency, 0.5) * 1000, percentile(latency, 0.99) * 1000
+    e50, e99 = statistics.median(echo) * 1000, percentile(echo, 0.99) * 1000
+    print(f"load: {args.tables} Patti tables x {SEATS} players = {args.tables * SEATS} "
+          f"connections, {args.procs} client processes, {window:.0f} s measured after a "
+          f"{args.ramp:.0f} s ramp")  # fmt: skip
+    print(f"  accepted actions/s (server, all tables): {rate:,.0f}   target >= 1,000: "
+          f"{'met' if rate >= 1000 else 'MISSED'}")  # fmt: skip
+    print(
+        f"  messages received by clients: {messages:,} ({messages / (args.ramp + window):,.0f}/s)"
+    )
+    print(f"  action send -> ack: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(latency):,} "
+          f"actions   target p99 <= 50 ms: {'met' if p99 <= 50 else 'MISSED'}")  # fmt: skip
+    print(f"  baseline bare WebSocket echo round trip: p50 {e50:.2f} ms, p99 {e99:.2f} ms   "
+          f"ratio p50 {p50 / e50:.1f}x, p99 {p99 / e99:.1f}x")  # fmt: skip
+    if errors:
+        print(f"  refused: {errors}")
+    if failed:
+        print(f"  client failures: {failed} e.g. {results[0]['failures'][:2]}")
+    audit = subprocess.run(
+        [sys.executable, "-m", "rummyhall.cli", "audit", "--database", db],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    print("  audit after the run: " + ("clean" if audit.returncode == 0 else "PROBLEMS"))
+    if audit.returncode != 0:
+        print(audit.stdout + audit.stderr)
+    shutil.rmtree(data, ignore_errors=True)
+    return 0 if audit.returncode == 0 and not failed else 1
+
+
+def _actions(url: str) -> float:
+    import httpx
+
+    text = httpx.get(url + "/metrics", timeout=10).text
+    for line in text.splitlines():
+        if line.startswith("rummyhall_actions_total "):
+            return float(line.split()[1])
+    return 0.0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""A Python client of the room server over its real HTTP API and WebSocket (docs/protocol.md),
+used by the tests, by bot processes and by the load benchmark.
+
+    async with RoomClient("http://localhost:8000") as client:
+        await client.guest()
+        table, seat = await client.quick_seat("patti-10-5p")
+        await client.watch(table)
+        state = await client.wait_for(table, lambda m: m["view"] is not None)
+        await client.act(table, "chaal")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import uuid
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
+
+JSON = dict[str, Any]
+
+
+class ClientError(Exception):
+    """The server refused a request: ``code`` is its stable error code."""
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class RoomClient:
+    def __init__(self, base_url: str, *, origin: str | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.origin = origin
+        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=30)
+        self.me: JSON | None = None
+        self.tables: dict[int, JSON] = {}
+        """The last snapshot or update of each watched table."""
+        self.received: list[JSON] = []
+        """Every table message received, in order (tests inspect them)."""
+        self.keep_received = False
+        self._socket: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._pending: dict[str, asyncio.Future[JSON]] = {}
+        self._feeds: dict[int, asyncio.Queue[JSON]] = {}
+        self._changed = asyncio.Condition()
+        self.closed_reason: str | None = None
+
+    async def __aenter__(self) -> RoomClient:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # --- HTTP ------------------------------------------------------------------------------------
+
+    async def request(self, method: str, path: str, body: JSON | None = None) -> JSON:
+        response = await self.http.request(method, path, json=body)
+        data: JSON = response.json() if response.content else {}
+        if response.status_code >= 400:
+            problem = data.get("error", {})
+            raise ClientError(
+                str(problem.get("code", "http_error")),
+                str(problem.get("message", response.text)),
+                response.status_code,
+            )
+        return data
+
+    async def register(self, name: str, password: str) -> JSON:
+        self.me = await self.request("POST", "/api/register", {"name": name, "password": password})
+        return self.me
+
+    async def login(self, name: str, password: str) -> JSON:
+        self.me = await self.request("POST", "/api/login", {"name": name, "password": password})
+        return self.me
+
+    async def guest(self) -> JSON:
+        self.me = await self.request("POST", "/api/guest")
+        return self.me
+
+    async def chips(self) -> int:
+        return int((await self.request("GET", "/api/me"))["chips"])
+
+    async def quick_seat(self, room: str) -> tuple[int, int]:
+        data = await self.request("POST", "/api/quick-seat", {"room": room})
+        return int(data["table"]), int(data["seat"])
+
+    # --- WebSocket -------------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        url = "ws" + self.base_url.removeprefix("http") + "/ws"
+        cookie = "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())
+        headers = {"Cookie": cookie} if cookie else {}
+        self._socket = await connect(
+            url,
+            additional_headers=headers,
+            origin=None if self.origin is None else Origin(self.origin),
+            max_size=2**22,
+        )
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self._socket is not None
+        try:
+            async for text in self._socket:
+                message: JSON = json.loads(text)
+                kind = message.get("type")
+                cid = message.get("cid")
+                if kind in ("ack", "error", "pong") and cid in self._pending:
+                    future = self._pending.pop(cid)
+                    if not future.done():
+                        future.set_result(message)
+                if kind in ("snapshot", "update", "closed"):
+                    self.tables[int(message["table"])] = message
+                    feed = self._feeds.get(int(message["table"]))
+                    if feed is not None:
+                        feed.put_nowait(message)
+                    if self.keep_received:
+                        self.received.append(message)
+                elif kind == "error" and cid is None and self.keep_received:
+                    self.received.append(message)
+                async with self._changed:
+                    self._changed.notify_all()
+        except Exception as error:  # the connection went away
+            self.closed_reason = repr(error)
+        finally:
+            self.closed_reason = self.closed_reason or "closed"
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ClientError("disconnected", self.closed_reason))
+            self._pending.clear()
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def send(self, message: JSON) -> JSON:
+        """Send a message and wait for its answer (ack, error or pong)."""
+        if self._socket is None:
+            raise ClientError("disconnected", "not connected")
+        cid = str(message.setdefault("cid", uuid.uuid4().hex))
+        future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self._pending[cid] = future
+        await self._socket.send(json.dumps(message))
+        answer = await asyncio.wait_for(future, 30)
+        if answer["type"] == "error":
+            raise ClientError(str(answer["code"]), str(answer["message"]))
+        return answer
+
+    async def send_raw(self, text: str | bytes) -> None:
+        assert self._socket is not None
+        await self._socket.send(text)
+
+    async def watch(self, table: int, since: int | None = None, timeout: float = 30) -> JSON:
+        """Subscribe to a table and return its snapshot."""
+        self.tables.pop(table, None)
+        assert self._socket is not None
+        await self._socket.send(json.dumps({"type": "watch", "table": table, "since": since}))
+        return await self.wait_for(table, lambda m: True, timeout)
+
+    async def sit(self, table: int, seat: int | None = None) -> int:
+        return int((await self.send({"type": "sit", "table": table, "seat": seat}))["seat"])
+
+    async def leave(self, table: int) -> JSON:
+        return await self.send({"type": "leave", "table": table})
+
+    async def act(self, table: int, action: str, cid: str | None = None) -> int:
+        message: JSON = {"type": "act", "table": table, "action": action}
+        if cid is not None:
+            message["cid"] = cid
+        return int((await self.send(message))["seq"])
+
+    def follow(self, table: int) -> asyncio.Queue[JSON]:
+        """Every message of the table from now on, in order (for code that must see each one)."""
+        return self._feeds.setdefault(table, asyncio.Queue())
+
+    async def wait_for(
+        self, table: int, predicate: Callable[[JSON], bool], timeout: float = 30
+    ) -> JSON:
+        """Wait until the table's latest message satisfies ``predicate``; return it."""
+
+        async def wait() -> JSON:
+            async with self._changed:
+                while True:
+                    latest = self.tables.get(table)
+                    if latest is not None and predicate(latest):
+                        return latest
+                    if self.closed_reason is not None:
+                        raise ClientError("disconnected", self.closed_reason)
+                    await self._changed.wait()
+
+        return await asyncio.wait_for(wait(), timeout)
+
+    async def disconnect(self) -> None:
+        if self._socket is not None:
+            try:
+                await asyncio.wait_for(self._socket.close(), 5)
+            except TimeoutError:  # the server went away without closing: drop the connection
+                self._socket.transport.abort()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        self._socket = None
+        self._reader = None
+        self.closed_reason = None
+
+    async def close(self) -> None:
+        await self.disconnect()
+        await self.http.aclose()

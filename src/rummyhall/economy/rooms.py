@@ -1,0 +1,150 @@
+"""The rooms of the lobby: which games are offered at which stakes (DESIGN.md, principle 6: rules
+are data).
+
+A room is a game with fixed settings: the engine config every table of the room uses, how many
+seats its tables have, the chips a player brings to a seat (the buy-in, moved from the wallet to
+the seat's escrow account) and the chips a seat must hold for a new game to start with it. The
+server builds each game's engine config from the room and the game's number at the table
+(:meth:`Room.game_config`), so consecutive games rotate the first player where the game asks for
+it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = dict[str, Any]
+
+MAX_POINTS = 80
+"""The most points a 13-card loser pays (the cap of both profiles)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """One stake of one game. ``config`` is the engine config shared by every game of the room's
+    tables (without the fields that change from game to game)."""
+
+    key: str
+    game: str
+    title: str
+    stake: str
+    """The stake in words, for the lobby ("1 chip a point", "entry 50", "boot 10")."""
+    seats: int
+    config: Mapping[str, Any]
+    buy_in: int
+    min_stack: int
+    rotate_first: bool = False
+    """Whether the engine takes the first player as ``first`` (Patti) instead of a toss."""
+    tags: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.seats <= 6:
+            raise ValueError("tables seat 2 to 6 players")
+        if self.min_stack <= 0 or self.buy_in < self.min_stack:
+            raise ValueError("the buy-in must cover the minimum stack, which must be positive")
+
+    def game_config(self, game_no: int, stacks: Mapping[int, int]) -> JSON:
+        """The engine config of the table's game number ``game_no`` (1, 2, ...), given the chips
+        each seat holds when it starts."""
+        config: JSON = dict(self.config)
+        config["seats"] = self.seats
+        if self.game == "patti":
+            config["stacks"] = [stacks.get(seat, 0) for seat in range(1, self.seats + 1)]
+            config["first"] = (game_no - 1) % self.seats + 1
+        return config
+
+    def to_json(self) -> JSON:
+        return {
+            "key": self.key,
+            "game": self.game,
+            "title": self.title,
+            "stake": self.stake,
+            "seats": self.seats,
+            "buy_in": self.buy_in,
+            "min_stack": self.min_stack,
+            "config": dict(self.config),
+        }
+
+
+def _points(profile: str, value: int, seats: int) -> Room:
+    # A loser pays at most the cap; a seat must cover that, and brings two deals' worth.
+    worst = MAX_POINTS * value
+    return Room(
+        key=f"indian13-{profile}-points-{value}-{seats}p",
+        game="indian13",
+        title=f"13 cards · points ({profile})",
+        stake=f"{value} chip{'s' if value > 1 else ''} a point",
+        seats=seats,
+        config={"profile": profile, "mode": "points", "point_value": value},
+        buy_in=2 * worst,
+        min_stack=worst,
+    )
+
+
+def _pool(mode: str, fee: int, seats: int) -> Room:
+    # The fee is paid when the pool starts and again for each rejoin: bring room for one rejoin.
+    return Room(
+        key=f"indian13-{mode}-{fee}-{seats}p",
+        game="indian13",
+        title=f"13 cards · pool {mode.removeprefix('pool')}",
+        stake=f"entry {fee}",
+        seats=seats,
+        config={"profile": "classic", "mode": mode, "entry_fee": fee, "rake_percent": 10},
+        buy_in=2 * fee,
+        min_stack=fee,
+    )
+
+
+def _patti(boot: int, seats: int) -> Room:
+    return Room(
+        key=f"patti-{boot}-{seats}p",
+        game="patti",
+        title="Rummy Patti",
+        stake=f"boot {boot}",
+        seats=seats,
+        config={"boot": boot},
+        buy_in=200 * boot,
+        min_stack=10 * boot,
+        rotate_first=True,
+    )
+
+
+def default_rooms() -> tuple[Room, ...]:
+    """The lobby of a fresh install."""
+    return (
+        _points("classic", 1, 2),
+        _points("classic", 1, 6),
+        _points("classic", 5, 6),
+        _points("classic", 20, 6),
+        _points("vengala", 1, 4),
+        _pool("pool101", 50, 2),
+        _pool("pool101", 50, 6),
+        _pool("pool201", 100, 6),
+        _patti(10, 4),
+        _patti(10, 5),
+        _patti(100, 5),
+        _patti(1000, 5),
+    )
+
+
+class Rooms:
+    """The rooms on offer, by key, in lobby order."""
+
+    def __init__(self, rooms: tuple[Room, ...]) -> None:
+        self._rooms = {room.key: room for room in rooms}
+        if len(self._rooms) != len(rooms):
+            raise ValueError("room keys must be unique")
+
+    def __iter__(self) -> Iterator[Room]:
+        return iter(self._rooms.values())
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def get(self, key: str) -> Room | None:
+        return self._rooms.get(key)
+
+    def games(self) -> list[str]:
+        return list(dict.fromkeys(room.game for room in self._rooms.values()))

@@ -1,0 +1,310 @@
+"""The HTTP API: accounts, the lobby, seats, hand history, the solver for the client's
+auto-arrange button, and the operator's admin calls. Errors have one shape everywhere:
+``{"error": {"code": ..., "message": ...}}`` with a stable code (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import hmac
+import uuid
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request, Response
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from rummyhall.cards import CardError, parse, parse_cards
+from rummyhall.economy import ledger
+from rummyhall.melds import arrange
+from rummyhall.server.errors import RoomError
+from rummyhall.server.hub import Hub
+from rummyhall.server.settings import Settings
+from rummyhall.server.wire import (
+    ArrangeRequest,
+    Credentials,
+    Grant,
+    NewTable,
+    QuickSeat,
+    SitRequest,
+)
+from rummyhall.store import accounts as store_accounts
+from rummyhall.store import tables as store_tables
+from rummyhall.store.accounts import Account
+from rummyhall.store.database import Database
+
+JSON = dict[str, Any]
+
+router = APIRouter(prefix="/api")
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _db(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+async def current_account(request: Request) -> Account:
+    """The signed-in account (from the session cookie); 401 ``not_signed_in`` otherwise."""
+    account = await account_of(request.app.state.db, request.app.state.settings, request.cookies)
+    if account is None:
+        raise RoomError("not_signed_in", "sign in first", 401)
+    return account
+
+
+async def account_of(db: Database, settings: Settings, cookies: dict[str, str]) -> Account | None:
+    token = cookies.get(settings.cookie_name)
+    if not token:
+        return None
+    async with db.read() as session:
+        return await store_accounts.session_account(session, token)
+
+
+Me = Annotated[Account, Depends(current_account)]
+
+
+async def _me_json(session: AsyncSession, account: Account) -> JSON:
+    return {
+        "id": account.id,
+        "name": account.name,
+        "guest": account.is_guest,
+        "chips": await ledger.balance(session, f"player:{account.id}"),
+    }
+
+
+async def _signed_in(request: Request, response: Response, account: Account) -> JSON:
+    settings = _settings(request)
+    async with _db(request).transaction() as session:
+        token = await store_accounts.create_session(session, account.id)
+        me = await _me_json(session, account)
+    response.set_cookie(
+        settings.cookie_name,
+        token,
+        max_age=30 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+        path="/",
+    )
+    return me
+
+
+# --- accounts ----------------------------------------------------------------------------------
+
+
+@router.post("/register", status_code=201)
+async def register(body: Credentials, request: Request, response: Response) -> JSON:
+    """Create an account (with starting chips) and sign in."""
+    async with _db(request).transaction() as session:
+        account = await store_accounts.register(
+            session, body.name, body.password, chips=_settings(request).starting_chips
+        )
+    return await _signed_in(request, response, account)
+
+
+@router.post("/login")
+async def login(body: Credentials, request: Request, response: Response) -> JSON:
+    # A read session: the slow password check must not hold up the writers.
+    async with _db(request).read() as session:
+        account = await store_accounts.authenticate(session, body.name, body.password)
+    return await _signed_in(request, response, account)
+
+
+@router.post("/guest", status_code=201)
+async def guest(request: Request, response: Response) -> JSON:
+    """Play without registering: a guest account with starting chips."""
+    async with _db(request).transaction() as session:
+        account = await store_accounts.create_guest(
+            session, chips=_settings(request).starting_chips
+        )
+    return await _signed_in(request, response, account)
+
+
+@router.post("/logout")
+async def logout(request: Request, response: Response) -> JSON:
+    settings = _settings(request)
+    token = request.cookies.get(settings.cookie_name)
+    if token:
+        async with _db(request).transaction() as session:
+            await store_accounts.end_session(session, token)
+    response.delete_cookie(settings.cookie_name, path="/")
+    return {"ok": True}
+
+
+@router.get("/me")
+async def me(account: Me, request: Request) -> JSON:
+    async with _db(request).read() as session:
+        data = await _me_json(session, account)
+    hub = _hub(request)
+    data["tables"] = [
+        {"table": actor.id, "seat": actor.seat_of(account.id)}
+        for actor in hub.tables.values()
+        if actor.seat_of(account.id) is not None
+    ]
+    return data
+
+
+# --- lobby ---------------------------------------------------------------------------------------
+
+
+@router.get("/rooms")
+async def rooms(request: Request) -> JSON:
+    hub = _hub(request)
+    return {"games": hub.rooms.games(), "rooms": [room.to_json() for room in hub.rooms]}
+
+
+@router.get("/tables")
+async def tables(request: Request, room: str | None = None) -> JSON:
+    return {"tables": _hub(request).lobby(room)}
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: NewTable, account: Me, request: Request) -> JSON:
+    actor = await _hub(request).create_table(body.room, private=body.private)
+    return {"table": actor.info(), "invite": actor.invite}
+
+
+@router.get("/tables/{table_id}")
+async def table(table_id: int, request: Request) -> JSON:
+    return {"table": _hub(request).table(table_id).info()}
+
+
+@router.get("/invites/{code}")
+async def invite(code: str, request: Request) -> JSON:
+    return {"table": (await _hub(request).by_invite(code)).info()}
+
+
+@router.post("/tables/{table_id}/sit")
+async def sit(table_id: int, body: SitRequest, account: Me, request: Request) -> JSON:
+    actor = _hub(request).table(table_id)
+    seat = await actor.call(
+        lambda: actor.sit(account.id, account.name, seat=body.seat, buy_in=body.buy_in)
+    )
+    return {"table": table_id, "seat": seat}
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave(table_id: int, account: Me, request: Request) -> JSON:
+    actor = _hub(request).table(table_id)
+    later = await actor.call(lambda: actor.leave(account.id))
+    return {"table": table_id, "after_game": later}
+
+
+@router.post("/quick-seat")
+async def quick_seat(body: QuickSeat, account: Me, request: Request) -> JSON:
+    table_id, seat = await _hub(request).quick_seat(account.id, account.name, body.room)
+    return {"table": table_id, "seat": seat}
+
+
+# --- history -------------------------------------------------------------------------------------
+
+
+@router.get("/hands")
+async def hands(account: Me, request: Request, limit: int = 20) -> JSON:
+    async with _db(request).read() as session:
+        found = await store_tables.recent_hands(session, account.id, limit=max(1, min(limit, 100)))
+    return {
+        "hands": [
+            {
+                "id": hand.id,
+                "table": hand.table_id,
+                "game": hand.game,
+                "seat": hand.seat,
+                "finished_at": hand.finished_at.isoformat(),
+            }
+            for hand in found
+        ]
+    }
+
+
+@router.get("/hands/{hand_id}")
+async def hand(hand_id: int, account: Me, request: Request) -> JSON:
+    """A finished game's record (with the revealed shuffle seeds), for the players who played it."""
+    async with _db(request).read() as session:
+        row = await store_tables.get_hand(session, hand_id)
+    if row is None or account.id not in row.players.values():
+        raise RoomError("unknown_hand", f"you have no game {hand_id}", 404)
+    return {"id": row.id, "record": row.record}
+
+
+# --- tools ---------------------------------------------------------------------------------------
+
+
+@router.post("/arrange")
+async def arrange_hand(body: ArrangeRequest) -> JSON:
+    """The best arrangement of a hand (the client's auto-arrange button)."""
+    try:
+        cards = parse_cards(body.hand)
+        joker = parse(body.joker)
+    except CardError as error:
+        raise RoomError("invalid_cards", str(error)) from error
+    if not 13 <= len(cards) <= 22:
+        raise RoomError("invalid_cards", "a hand has 13 to 22 cards")
+    try:
+        best = arrange(cards, joker=joker, profile=body.profile)
+    except ValueError as error:
+        raise RoomError("bad_request", str(error)) from error
+    return {
+        "groups": [[str(card) for card in group] for group in best.groups],
+        "kinds": [str(kind.value) for kind in best.kinds],
+        "leftover": [str(card) for card in best.leftover],
+        "penalty": best.penalty,
+        "declarable": best.declarable,
+        "discard": None if best.discard is None else str(best.discard),
+    }
+
+
+# --- admin ---------------------------------------------------------------------------------------
+
+
+def _admin(request: Request, authorization: Annotated[str | None, Header()] = None) -> None:
+    token: str = request.app.state.admin_token
+    given = (authorization or "").removeprefix("Bearer ").strip()
+    if not given or not hmac.compare_digest(given, token):
+        raise RoomError("forbidden", "an administrator token is needed", 403)
+
+
+Admin = Annotated[None, Depends(_admin)]
+
+
+@router.post("/admin/grant")
+async def admin_grant(body: Grant, _: Admin, request: Request) -> JSON:
+    """Give a player chips (minted; the stand-in for a purchase)."""
+    async with _db(request).transaction() as session:
+        account = await store_accounts.find_account(session, body.name)
+        if account is None:
+            raise RoomError("unknown_account", f"there is no account {body.name!r}", 404)
+        await ledger.transfer(
+            session,
+            f"grant:{uuid.uuid4().hex}",
+            [("mint", -body.amount), (f"player:{account.id}", body.amount)],
+            kind="grant",
+            memo={"reason": body.reason},
+        )
+        chips = await ledger.balance(session, f"player:{account.id}")
+    return {"name": account.name, "chips": chips}
+
+
+@router.get("/admin/tables")
+async def admin_tables(_: Admin, request: Request) -> JSON:
+    hub = _hub(request)
+    return {
+        "tables": [
+            {**actor.info(), "invite": actor.invite, "stuck": actor.stuck, "seq": actor.seq}
+            for actor in sorted(hub.tables.values(), key=lambda a: a.id)
+        ]
+    }
+
+
+@router.post("/admin/tables/{table_id}/void")
+async def admin_void(table_id: int, _: Admin, request: Request) -> JSON:
+    """End a stuck game; the chips its pot holds go back to the seats that paid them."""
+    actor = _hub(request).table(table_id)
+    voided = await actor.call(actor.void)
+    return {"table": table_id, "voided": voided}

@@ -1,0 +1,134 @@
+"""The ASGI application: HTTP API, WebSocket endpoint, health and metrics, and the browser client's
+files; the database and the hub of live tables live as long as the app (its lifespan)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import secrets
+import signal
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from rummyhall.economy.ledger import InsufficientChips
+from rummyhall.economy.rooms import Rooms, default_rooms
+from rummyhall.games.catalog import load_all
+from rummyhall.games.protocol import GameError
+from rummyhall.server import api, ws
+from rummyhall.server.clock import Clock, SystemClock
+from rummyhall.server.errors import RoomError
+from rummyhall.server.hub import Hub
+from rummyhall.server.metrics import Metrics
+from rummyhall.server.settings import Settings
+from rummyhall.store.accounts import AccountError
+from rummyhall.store.database import Database
+
+log = logging.getLogger(__name__)
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def admin_token(data_dir: Path) -> str:
+    """The operator's token for the admin API, kept in the data folder (readable by its owner
+    only); ``rummyhall admin`` reads it from there."""
+    path = data_dir / "admin.token"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)
+        path.write_text(secrets.token_urlsafe(32))
+    return path.read_text().strip()
+
+
+def _dump_tasks_on_signal() -> None:
+    """``kill -USR1 <pid>`` logs where every task of the server is waiting (for an operator
+    looking at a table that does not move)."""
+
+    def dump() -> None:
+        out = io.StringIO()
+        for task in asyncio.all_tasks():
+            task.print_stack(limit=12, file=out)
+        log.warning("tasks on SIGUSR1:\n%s", out.getvalue())
+
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, dump)
+
+
+def create_app(
+    settings: Settings, *, clock: Clock | None = None, rooms: Rooms | None = None
+) -> FastAPI:
+    load_all()
+    metrics = Metrics()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = await Database.open(settings.database_url)
+        hub = Hub(db, settings, clock or SystemClock(), rooms or Rooms(default_rooms()), metrics)
+        app.state.db = db
+        app.state.hub = hub
+        app.state.admin_token = admin_token(settings.data_dir)
+        await hub.start()
+        _dump_tasks_on_signal()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await db.close()
+
+    app = FastAPI(
+        title="Rummy Hall",
+        summary="A self-hosted multiplayer card room",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.metrics = metrics
+    app.include_router(api.router)
+    app.include_router(ws.router)
+
+    def _error(status: int, code: str, message: str) -> JSONResponse:
+        metrics.error(code)
+        return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+    @app.exception_handler(RoomError)
+    async def room_error(request: Request, error: RoomError) -> JSONResponse:
+        return _error(error.status, error.code, error.message)
+
+    @app.exception_handler(GameError)
+    async def game_error(request: Request, error: GameError) -> JSONResponse:
+        return _error(409, error.code, error.message)
+
+    @app.exception_handler(AccountError)
+    async def account_error(request: Request, error: AccountError) -> JSONResponse:
+        status = 401 if error.code == "bad_login" else 409 if error.code == "name_taken" else 400
+        return _error(status, error.code, str(error))
+
+    @app.exception_handler(InsufficientChips)
+    async def chips_error(request: Request, error: InsufficientChips) -> JSONResponse:
+        return _error(409, "insufficient_chips", "not enough chips")
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"msg": "invalid request"}
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        return _error(422, "bad_request", f"{where}: {first['msg']}" if where else first["msg"])
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, object]:
+        hub: Hub = app.state.hub
+        return {"ok": True, "tables": len(hub.tables)}
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4")
+
+    if WEB.is_dir():
+        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    return app

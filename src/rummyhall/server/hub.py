@@ -1,0 +1,244 @@
+"""The hub: every live table of this server process, the bots that fill seats, and the lobby's
+view of them. It starts table actors, restores open tables after a restart and closes tables
+that everyone has left."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import uuid
+from functools import partial
+from typing import Any
+
+from sqlalchemy import select
+
+from rummyhall.economy import ledger
+from rummyhall.economy.rooms import Room, Rooms
+from rummyhall.server.bots import BOT_NAMES
+from rummyhall.server.clock import Clock
+from rummyhall.server.errors import RoomError
+from rummyhall.server.metrics import Metrics
+from rummyhall.server.settings import Settings
+from rummyhall.server.table import Occupant, TableActor
+from rummyhall.server.writer import Writer
+from rummyhall.store import accounts as store_accounts
+from rummyhall.store import tables as store_tables
+from rummyhall.store.database import Database
+from rummyhall.store.models import AccountModel
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+
+class BotPool:
+    """Bot accounts: created on demand, one seat each at a time, topped up from the mint (the
+    chips a bot brings to a table are minted like any grant, so the audit still balances)."""
+
+    def __init__(self, db: Database, writer: Writer) -> None:
+        self.db = db
+        self.writer = writer
+        self._free: list[Occupant] = []
+        self._busy: dict[int, Occupant] = {}
+        self._loaded = False
+        self._lock = asyncio.Lock()
+
+    async def _load(self) -> None:
+        async with self.db.transaction() as session:
+            rows = await session.execute(
+                select(AccountModel.id, AccountModel.name).where(AccountModel.is_bot)
+            )
+            for account_id, name in rows:
+                if account_id not in self._busy:
+                    self._free.append(Occupant(account_id, name, True))
+        self._loaded = True
+
+    async def _new_bot(self) -> Occupant:
+        number = len(self._busy) + len(self._free)
+
+        async def create(session: Any) -> Occupant:
+            for attempt in range(number, number + 1000):
+                name = f"bot-{BOT_NAMES[attempt % len(BOT_NAMES)]}"
+                if attempt >= len(BOT_NAMES):
+                    name += f"-{attempt // len(BOT_NAMES) + 1}"
+                try:
+                    account = await store_accounts.create_bot(session, name, chips=0)
+                except store_accounts.AccountError:
+                    continue  # a player (or an earlier bot) has that name
+                return Occupant(account.id, account.name, True)
+            raise RoomError("busy", "no name left for a bot", 503)
+
+        bot: Occupant = await self.writer.run(create)
+        return bot
+
+    def mark_busy(self, account_id: int, name: str) -> None:
+        self._free = [o for o in self._free if o.account_id != account_id]
+        self._busy[account_id] = Occupant(account_id, name, True)
+
+    async def take(self, chips: int) -> Occupant:
+        async with self._lock:
+            if not self._loaded:
+                await self._load()
+            bot = self._free.pop() if self._free else await self._new_bot()
+            self._busy[bot.account_id] = bot
+        account = f"player:{bot.account_id}"
+
+        async def top_up(session: Any) -> None:
+            short = chips - await ledger.balance(session, account)
+            if short > 0:
+                await ledger.transfer(
+                    session, f"bot:{uuid.uuid4().hex}", [("mint", -short), (account, short)],
+                    kind="bot_chips",
+                )  # fmt: skip
+
+        await self.writer.run(top_up)
+        return bot
+
+    def release(self, account_id: int) -> None:
+        bot = self._busy.pop(account_id, None)
+        if bot is not None:
+            self._free.append(bot)
+
+
+class Hub:
+    def __init__(
+        self, db: Database, settings: Settings, clock: Clock, rooms: Rooms, metrics: Metrics
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.rooms = rooms
+        self.metrics = metrics
+        self.writer = Writer(db, batch=settings.commit_batch)
+        self.bots = BotPool(db, self.writer)
+        self.tables: dict[int, TableActor] = {}
+        self._creating = asyncio.Lock()
+
+    # --- life ------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.writer.start()
+        async with self.db.transaction() as session:
+            rows = await store_tables.open_tables(session)
+            for row in rows:
+                room = self.rooms.get(row.room)
+                if room is None:
+                    log.error("table %s: unknown room %r; left closed", row.id, row.room)
+                    continue
+                actor = self._actor(row.id, room, private=row.invite_code is not None)
+                actor.invite = row.invite_code
+                await actor.restore(session)
+                for occupant in actor.seats.values():
+                    if occupant.bot:
+                        self.bots.mark_busy(occupant.account_id, occupant.name)
+        for actor in self.tables.values():
+            actor.start()
+        self.metrics.tables.set(len(self.tables))
+        log.info("hub started with %d restored tables", len(self.tables))
+
+    async def stop(self) -> None:
+        for actor in list(self.tables.values()):
+            await actor.stop()
+        await self.writer.stop()
+
+    def _actor(self, table_id: int, room: Room, *, private: bool) -> TableActor:
+        actor = TableActor(
+            table_id,
+            room,
+            settings=self.settings,
+            clock=self.clock,
+            writer=self.writer,
+            metrics=self.metrics,
+            bots=self.bots if self.settings.bots else None,
+            private=private,
+            on_empty=self._on_empty,
+        )
+        self.tables[table_id] = actor
+        return actor
+
+    async def _on_empty(self, actor: TableActor) -> None:
+        """Everyone left: close the table (its log stays for the record)."""
+        table_id = actor.id
+
+        async def close(session: Any) -> None:
+            await store_tables.close_table(session, table_id)
+
+        await self.writer.run(close)
+        actor.closed = True
+        self.tables.pop(table_id, None)
+        self.metrics.tables.set(len(self.tables))
+        for listener in list(actor.watchers):
+            listener.send(actor.message("closed", [], listener.account_id))
+
+    # --- tables ----------------------------------------------------------------------------------
+
+    def room(self, key: str) -> Room:
+        room = self.rooms.get(key)
+        if room is None:
+            raise RoomError("unknown_room", f"there is no room {key!r}", 404)
+        return room
+
+    def table(self, table_id: int) -> TableActor:
+        actor = self.tables.get(table_id)
+        if actor is None or actor.closed:
+            raise RoomError("unknown_table", f"there is no open table {table_id}", 404)
+        return actor
+
+    async def create_table(self, room_key: str, *, private: bool = False) -> TableActor:
+        room = self.room(room_key)
+        invite = secrets.token_urlsafe(8) if private else None
+
+        async def create(session: Any) -> int:
+            return await store_tables.create_table(
+                session, game=room.game, room=room.key, config=room.to_json(), invite_code=invite
+            )
+
+        table_id = int(await self.writer.run(create))
+        actor = self._actor(table_id, room, private=private)
+        actor.invite = invite
+        actor.start()
+        self.metrics.tables.set(len(self.tables))
+        return actor
+
+    async def by_invite(self, code: str) -> TableActor:
+        for actor in self.tables.values():
+            if actor.invite == code and not actor.closed:
+                return actor
+        raise RoomError("unknown_invite", "this invitation is not valid (any more)", 404)
+
+    async def quick_seat(self, account_id: int, name: str, room_key: str) -> tuple[int, int]:
+        """Sit the player at a public table of the room with a free seat, preferring tables with
+        people waiting; create one if there is none. Returns (table, seat)."""
+        room = self.room(room_key)
+        for _ in range(5):
+            candidates = sorted(
+                (
+                    actor
+                    for actor in self.tables.values()
+                    if actor.room.key == room.key
+                    and not actor.private
+                    and not actor.closed
+                    and len(actor.seats) < room.seats
+                ),
+                key=lambda actor: (-actor.humans(), actor.id),
+            )
+            for actor in candidates:
+                if actor.seat_of(account_id) is not None:
+                    return actor.id, int(actor.seat_of(account_id) or 0)
+            actor = candidates[0] if candidates else await self.create_table(room.key)
+            try:
+                seat: int = await actor.call(partial(actor.sit, account_id, name))
+            except RoomError as error:
+                if error.code in ("table_full", "seat_taken", "table_closed"):
+                    continue  # someone was quicker: look again
+                raise
+            return actor.id, seat
+        raise RoomError("busy", "the room is busy; try again", 503)
+
+    def lobby(self, room_key: str | None = None) -> list[JSON]:
+        return [
+            actor.info()
+            for actor in sorted(self.tables.values(), key=lambda a: a.id)
+            if not actor.private and not actor.closed and room_key in (None, actor.room.key)
+        ]

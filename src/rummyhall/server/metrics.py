@@ -1,0 +1,45 @@
+"""Prometheus metrics of one server (a registry per app, so that tests can run several)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.tables = Gauge(
+            "rummyhall_live_tables", "Tables with a live actor", registry=self.registry
+        )
+        self.connections = Gauge(
+            "rummyhall_connections", "Open WebSocket connections", registry=self.registry
+        )
+        self.actions = Counter(
+            "rummyhall_actions", "Game actions accepted (players, bots, timeouts, deals)",
+            registry=self.registry,
+        )  # fmt: skip
+        self.latency = Histogram(
+            "rummyhall_action_seconds",
+            "From an action's arrival at its table to its commit and broadcast",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
+        self.messages = Counter(
+            "rummyhall_messages_sent", "Messages queued to connections", registry=self.registry
+        )
+        self.errors = Counter(
+            "rummyhall_errors", "Errors sent to clients, by code", ["code"], registry=self.registry
+        )
+
+    def action(self, seconds: float) -> None:
+        self.actions.inc()
+        self.latency.observe(seconds)
+
+    def sent(self, count: int) -> None:
+        self.messages.inc(count)
+
+    def error(self, code: str) -> None:
+        self.errors.labels(code=code).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

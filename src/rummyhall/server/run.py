@@ -1,0 +1,150 @@
+"""``rummyhall serve`` and ``rummyhall admin``: starting the server, and the operator's calls to a
+running one."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+import httpx
+
+DEFAULT_DATA = Path(os.environ.get("RUMMYHALL_DATA", "data"))
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line (structured logs an operator can ship and query)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def configure_logging(level: str) -> dict[str, Any]:
+    """Log config for our loggers and uvicorn's, all as JSON lines on stderr."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": JsonFormatter}},
+        "handlers": {
+            "stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": sys.stderr}
+        },
+        "loggers": {
+            "rummyhall": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
+            "uvicorn": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
+            "uvicorn.access": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        },
+    }
+
+
+def _range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    return (int(low), int(high or low))
+
+
+def serve(
+    *,
+    host: str,
+    port: int,
+    database: str | None,
+    data_dir: Path,
+    bots: bool,
+    bot_wait: float,
+    bot_think: str = "600-1800",
+    next_game_ms: int = 6000,
+    deal_ms: int = 1500,
+    log_level: str,
+    out: TextIO,
+) -> int:
+    import uvicorn
+
+    from rummyhall.server.app import create_app
+    from rummyhall.server.settings import Settings
+    from rummyhall.store.database import default_url
+
+    settings = Settings(
+        database_url=database or default_url(data_dir),
+        data_dir=data_dir,
+        bots=bots,
+        bot_wait_ms=int(bot_wait * 1000),
+        bot_think_ms=_range(bot_think),
+        next_game_ms=next_game_ms,
+        deal_ms=deal_ms,
+    )
+    where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    print(
+        f"Rummy Hall on http://{where}:{port}"
+        f"  (data: {data_dir}, database: {settings.database_url})",
+        file=out,
+    )
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_config=configure_logging(log_level),
+        ws="websockets-sansio",
+        ws_max_size=settings.max_message_bytes * 2,
+    )
+    return 0
+
+
+def admin(args: Any, out: TextIO) -> int:
+    """Call the admin API of a running server with the token from its data folder."""
+    token_file = Path(args.data_dir) / "admin.token"
+    if not token_file.exists():
+        print(
+            f"no admin token in {token_file}: has the server run with this data folder?",
+            file=sys.stderr,
+        )
+        return 2
+    headers = {"Authorization": f"Bearer {token_file.read_text().strip()}"}
+    try:
+        with httpx.Client(base_url=args.url, headers=headers, timeout=30) as client:
+            if args.admin_command == "grant":
+                response = client.post(
+                    "/api/admin/grant",
+                    json={"name": args.name, "amount": args.amount, "reason": args.reason},
+                )
+            elif args.admin_command == "tables":
+                response = client.get("/api/admin/tables")
+            else:
+                response = client.post(f"/api/admin/tables/{args.table}/void")
+    except httpx.HTTPError as error:
+        print(f"cannot reach the server at {args.url}: {error}", file=sys.stderr)
+        return 2
+    data = response.json()
+    if response.status_code >= 400:
+        problem = data.get("error", {})
+        print(f"error {problem.get('code')}: {problem.get('message')}", file=sys.stderr)
+        return 1
+    if args.admin_command == "tables":
+        for table in data["tables"]:
+            seats = ", ".join(
+                "-" if s is None else f"{s['name']}{' (bot)' if s['bot'] else ''} {s['stack']}"
+                for s in table["seats"]
+            )
+            state = "stuck" if table["stuck"] else "playing" if table["playing"] else "waiting"
+            print(
+                f"table {table['id']}  {table['room']}  game {table['game_no']}  {state}"
+                f"  pot {table['pot']}  [{seats}]",
+                file=out,
+            )
+        if not data["tables"]:
+            print("no live tables", file=out)
+    elif args.admin_command == "grant":
+        print(f"{data['name']} now has {data['chips']} chips", file=out)
+    else:
+        print("voided" if data["voided"] else "no game was running", file=out)
+    return 0

@@ -1,0 +1,39 @@
+"""Server settings: everything an operator may tune, in one frozen object (DESIGN.md,
+principle 6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database_url: str
+    data_dir: Path
+    allowed_origins: tuple[str, ...] = ()
+    """Origins allowed to open a WebSocket besides the server's own host (e.g. a reverse proxy's
+    public address)."""
+    bots: bool = True
+    """Whether empty seats are filled by bots."""
+    bot_wait_ms: int = 5_000
+    """How long a table with a human waits for more people before bots sit down."""
+    bot_think_ms: tuple[int, int] = (600, 1_800)
+    """A bot's thinking time: a random duration in this range (ms), so they feel human."""
+    next_game_ms: int = 6_000
+    """The pause between two games at a table (people look at the result)."""
+    deal_ms: int = 1_500
+    """The pause between a deal's commitment and the deal (the next deal of a pool)."""
+    cookie_name: str = "rummyhall_session"
+    cookie_secure: bool = False
+    max_message_bytes: int = 8_192
+    rate_per_second: float = 20.0
+    """Messages a connection may send per second on average..."""
+    rate_burst: int = 40
+    """... and in a burst."""
+    outbox_limit: int = 256
+    """Messages queued for a connection that does not read them before it is dropped."""
+    starting_chips: int = 10_000
+    commit_batch: int = 256
+    """The most log entries the writer commits in one database transaction."""
+    extra_rooms: tuple[str, ...] = field(default=())

@@ -1,0 +1,859 @@
+"""A live table: one asyncio task that owns the table's state and is its only writer (DESIGN.md,
+"The server").
+
+Everything that changes a table arrives as a command on the actor's queue: people sitting down
+and leaving, game actions, watchers coming and going, and the actor's own timers (turn deadlines,
+bots' moves, the next deal, the next game). For each change the actor
+
+1. checks it (the engine validates game actions; nothing changes if it refuses),
+2. appends it to the table's log, with the chips it moves and, when a game ends, the game's
+   record, in one database transaction (through the :class:`~rummyhall.server.writer.Writer`),
+3. and only then tells every watcher, each through its own view.
+
+The state is a function of the log: :meth:`TableActor.restore` replays it after a restart with
+the same code path as the live table (:meth:`TableActor._enter`), so recovered tables continue
+with the same deck and the same deadlines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from rummyhall.bots import Bot
+from rummyhall.cards import parse
+from rummyhall.economy import ledger
+from rummyhall.economy.bulk import Transfer
+from rummyhall.economy.rooms import Room
+from rummyhall.games.protocol import (
+    HOUSE,
+    Deal,
+    Event,
+    Game,
+    GameError,
+    Posting,
+    game_class,
+    replay,
+)
+from rummyhall.server.bots import bot_factory
+from rummyhall.server.clock import Clock
+from rummyhall.server.errors import RoomError
+from rummyhall.server.metrics import Metrics
+from rummyhall.server.settings import Settings
+from rummyhall.server.writer import Writer
+from rummyhall.shuffle import FairDeal, new_server_seed, shuffled_indices
+from rummyhall.store import tables as store_tables
+from rummyhall.store.tables import LogEntry
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+CID_MEMORY = 2_000
+"""How many recent client ids a table remembers to apply a resent action only once."""
+
+
+class Listener(Protocol):
+    """A connection watching the table."""
+
+    account_id: int
+
+    def send(self, text: str) -> None:
+        """Queue a message for the connection (never blocks)."""
+        ...
+
+
+@dataclass(slots=True)
+class Occupant:
+    account_id: int
+    name: str
+    bot: bool
+    leaving: bool = False
+
+
+@dataclass(slots=True)
+class _Command:
+    run: Callable[[], Awaitable[Any]]
+    done: asyncio.Future[Any]
+
+
+@dataclass(slots=True)
+class _Dues:
+    """When the actor must act on its own (ms), and what for."""
+
+    bots: dict[int, int] = field(default_factory=dict)
+    fill: int | None = None
+    next_game: int | None = None
+    deal: int | None = None
+
+
+class TableActor:
+    """One live table (see the module docstring)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        room: Room,
+        *,
+        settings: Settings,
+        clock: Clock,
+        writer: Writer,
+        metrics: Metrics,
+        bots: BotSeats | None = None,
+        private: bool = False,
+        on_empty: Callable[[TableActor], Awaitable[None]] | None = None,
+    ) -> None:
+        self.id = table_id
+        self.room = room
+        self.settings = settings
+        self.clock = clock
+        self.writer = writer
+        self.metrics = metrics
+        self.bot_seats = bots
+        self.private = private
+        self.invite: str | None = None
+        self.on_empty = on_empty
+        self.seats: dict[int, Occupant] = {}
+        self.stacks: dict[int, int] = {}
+        self.pot = 0
+        self.game: Game | None = None
+        self.game_no = 0
+        self.fair: FairDeal | None = None
+        """The committed seed of the next deal, until it is used."""
+        self.published: dict[str, str | int] | None = None
+        """The public part of the latest deal's seed (commitment, client seed, nonce)."""
+        self.seq = 0
+        self.watchers: set[Listener] = set()
+        self._cids: OrderedDict[tuple[int, str], int] = OrderedDict()
+        self._bots: dict[int, Bot] = {}
+        self._dues = _Dues()
+        # Only the bots' pace; nothing that is dealt.
+        self._rng = random.Random(table_id)  # noqa: S311
+        self._queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.stuck = False
+        """Set after repeated failures of the table's own moves: it then waits for people (or
+        an administrator's void) instead of failing in a loop."""
+        self._failures = 0
+
+    # --- running -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._schedule()
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self._task is not None and self._task is not asyncio.current_task():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._task = None
+
+    async def call(self, run: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``run`` inside the table's task (the only writer) and return its result."""
+        if self.closed:
+            raise RoomError("table_closed", "this table has closed")
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Command(run, done))
+        return await done
+
+    async def _run(self) -> None:
+        while not self.closed:
+            due = self._next_due()
+            command = await self._next_command(due)
+            try:
+                if command is None:
+                    await self._on_due()
+                    self._failures = 0
+                else:
+                    result = await command.run()
+                    if not command.done.done():
+                        command.done.set_result(result)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if command is not None and not command.done.done():
+                    command.done.set_exception(error)
+                if command is None:
+                    self._failures += 1
+                    self.stuck = self._failures >= 3
+                if not isinstance(error, RoomError | GameError):
+                    # A bug or a storage failure: the state in memory may be ahead of the log.
+                    log.exception("table %s: unexpected error; reloading from the log", self.id)
+                    try:
+                        await self._reload()
+                    except Exception:
+                        log.exception("table %s: reload failed; the table stops", self.id)
+                        self.closed = True
+                        self.stuck = True
+                elif command is None:
+                    log.warning("table %s: own move failed: %s", self.id, error)
+            self._schedule()
+
+    async def _next_command(self, due: int | None) -> _Command | None:
+        if not self._queue.empty():
+            return self._queue.get_nowait()
+        if due is None:
+            return await self._queue.get()
+        getter = asyncio.ensure_future(self._queue.get())
+        sleeper = asyncio.ensure_future(self.clock.sleep_until(due))
+        try:
+            await asyncio.wait({getter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+        if getter.done():
+            return getter.result()
+        getter.cancel()
+        try:
+            await getter
+        except asyncio.CancelledError:
+            pass
+        else:  # it completed while being cancelled: keep the command
+            return getter.result()
+        return None
+
+    # --- the log ------------------------------------------------------------------------------
+
+    def _account(self, name: str) -> str:
+        if name.startswith("seat:"):
+            return f"table:{self.id}:{name}"
+        if name == "pot":
+            return f"table:{self.id}:pot"
+        return name
+
+    async def _persist(
+        self,
+        kind: str,
+        body: JSON,
+        at: int,
+        postings: Sequence[tuple[str, int]] = (),
+        extra: Callable[[AsyncSession, int], Awaitable[Any]] | None = None,
+    ) -> tuple[int, Any]:
+        """Append one entry (with its chip transfer) and commit; returns (seq, extra's result)."""
+        seq = self.seq + 1
+        table_id = self.id
+
+        async def operation(session: AsyncSession) -> Any:
+            assert extra is not None
+            return await extra(session, seq)
+
+        transfer = None
+        if postings:
+            key = f"table:{table_id}:seq:{seq}"
+            transfer = Transfer(key, postings, kind, {"table": table_id, "seq": seq})
+        result = await self.writer.write(
+            operation=None if extra is None else operation,
+            entry=LogEntry(table_id, seq, kind, body, at),
+            transfer=transfer,
+        )
+        self.seq = seq
+        return seq, result
+
+    async def restore(self, session: AsyncSession) -> None:
+        """Rebuild the table from its log (after a restart)."""
+        for entry in await store_tables.read_log(session, self.id):
+            self.seq = entry.seq
+            self._enter(entry.kind, entry.body, entry.at, replaying=True)
+        balances = await ledger.balances(session, f"table:{self.id}:")
+        self.pot = balances.get(f"table:{self.id}:pot", 0)
+        self.stacks = {seat: balances.get(f"table:{self.id}:seat:{seat}", 0) for seat in self.seats}
+        for seat, occupant in self.seats.items():
+            if occupant.bot:
+                self._bots[seat] = self._new_bot(seat)
+        if self.game is not None and self.game.over:
+            self._dues.next_game = self.clock.now() + self.settings.next_game_ms
+
+    async def _reload(self) -> None:
+        """Throw away the state in memory and rebuild it from the committed log."""
+        fresh = TableActor(
+            self.id,
+            self.room,
+            settings=self.settings,
+            clock=self.clock,
+            writer=self.writer,
+            metrics=self.metrics,
+        )
+        async with self.writer.db.transaction() as session:
+            await fresh.restore(session)
+        self.seats, self.stacks, self.pot = fresh.seats, fresh.stacks, fresh.pot
+        self.game, self.game_no, self.seq = fresh.game, fresh.game_no, fresh.seq
+        self.fair, self.published, self._cids = fresh.fair, fresh.published, fresh._cids
+        self._bots = {seat: self._new_bot(seat) for seat, o in self.seats.items() if o.bot}
+        self._dues = _Dues()
+        self._broadcast([])
+
+    def _enter(self, kind: str, body: Mapping[str, Any], at: int, *, replaying: bool) -> None:
+        """Apply a logged entry to the state. A live game action was applied to the engine before
+        it was logged (that is how it was validated); when replaying the log it is applied here."""
+        if kind == "sit":
+            seat = int(body["seat"])
+            self.seats[seat] = Occupant(int(body["account"]), str(body["name"]), bool(body["bot"]))
+        elif kind == "leaving":
+            self.seats[int(body["seat"])].leaving = True
+        elif kind == "leave":
+            self.seats.pop(int(body["seat"]), None)
+        elif kind == "start":
+            self.game_no = int(body["game_no"])
+            self.game = game_class(self.room.game).create(body["config"])
+        elif kind == "commit":
+            self.fair = FairDeal(
+                bytes.fromhex(str(body["server_seed"])),
+                str(body["client_seed"]),
+                int(body["nonce"]),
+            )
+            self.published = self.fair.to_public()
+        elif kind == "act":
+            deal = Deal.from_json(body["deal"]) if "deal" in body else None
+            if replaying:
+                assert self.game is not None
+                self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
+            if deal is not None and deal.fair is not None:
+                self.fair = None
+            if "cid" in body:
+                self._remember(int(body["account"]), str(body["cid"]), self.seq)
+        elif kind == "void":
+            self.game = None
+        elif kind == "top_up":
+            pass  # chips only: the stacks come from the ledger
+        else:
+            raise ValueError(f"unknown log entry {kind!r}")
+
+    def _remember(self, account_id: int, cid: str, seq: int) -> None:
+        self._cids[(account_id, cid)] = seq
+        while len(self._cids) > CID_MEMORY:
+            self._cids.popitem(last=False)
+
+    # --- seats ----------------------------------------------------------------------------------
+
+    def seat_of(self, account_id: int) -> int | None:
+        for seat, occupant in self.seats.items():
+            if occupant.account_id == account_id:
+                return seat
+        return None
+
+    def _in_game(self, seat: int) -> bool:
+        return self.game is not None and not self.game.over and seat <= self.game.seats
+
+    async def sit(
+        self, account_id: int, name: str, *, bot: bool = False, seat: int | None = None,
+        buy_in: int | None = None,
+    ) -> int:  # fmt: skip
+        """Seat a player (chips move from their wallet to the seat); returns the seat."""
+        if self.seat_of(account_id) is not None:
+            raise RoomError("already_seated", "you already have a seat at this table")
+        free = [s for s in range(1, self.room.seats + 1) if s not in self.seats]
+        if seat is None:
+            if not free:
+                raise RoomError("table_full", "every seat at this table is taken")
+            seat = free[0]
+        elif not 1 <= seat <= self.room.seats:
+            raise RoomError("bad_seat", f"this table has seats 1 to {self.room.seats}")
+        elif seat not in free:
+            raise RoomError("seat_taken", f"seat {seat} is taken")
+        wanted = self.room.buy_in if buy_in is None else buy_in
+        if wanted < self.room.min_stack:
+            raise RoomError("bad_buy_in", f"bring at least {self.room.min_stack} chips")
+        table_id, room = self.id, self.room
+        at = self.clock.now()
+
+        async def take_chips(session: AsyncSession, seq: int) -> int:
+            wallet = await ledger.balance(session, f"player:{account_id}")
+            if wallet < room.min_stack:
+                raise RoomError(
+                    "insufficient_chips", f"you need {room.min_stack} chips to sit here"
+                )
+            amount = min(wanted, wallet)
+            await ledger.transfer(
+                session,
+                f"table:{table_id}:seq:{seq}",
+                [(f"player:{account_id}", -amount), (f"table:{table_id}:seat:{seat}", amount)],
+                kind="buy_in",
+                memo={"table": table_id, "seq": seq},
+            )
+            body["buy_in"] = amount
+            return amount
+
+        body: JSON = {"seat": seat, "account": account_id, "name": name, "bot": bot}
+        _, paid = await self._persist("sit", body, at, extra=take_chips)
+        amount = int(paid)
+        self._enter("sit", body, at, replaying=False)
+        self.stacks[seat] = amount
+        if bot:
+            self._bots[seat] = self._new_bot(seat)
+        elif self._dues.fill is None:
+            self._dues.fill = at + self.settings.bot_wait_ms
+        if not self._in_progress() and self._dues.next_game is None:
+            self._dues.next_game = at
+        self._broadcast([Event("sit", {"seat": seat, "name": name, "bot": bot})])
+        return seat
+
+    async def leave(self, account_id: int) -> bool:
+        """Stand a player up: now if they are not in a game, else when it ends (True)."""
+        seat = self.seat_of(account_id)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat at this table")
+        if self._in_game(seat):
+            if not self.seats[seat].leaving:
+                body = {"seat": seat}
+                await self._persist("leaving", body, self.clock.now())
+                self._enter("leaving", body, self.clock.now(), replaying=False)
+                self._broadcast([Event("leaving", {"seat": seat})])
+            return True
+        await self._stand_up(seat)
+        return False
+
+    async def _stand_up(self, seat: int) -> None:
+        occupant = self.seats[seat]
+        stack = self.stacks.get(seat, 0)
+        postings = (
+            [(f"table:{self.id}:seat:{seat}", -stack), (f"player:{occupant.account_id}", stack)]
+            if stack
+            else []
+        )
+        body = {"seat": seat, "account": occupant.account_id, "chips": stack}
+        at = self.clock.now()
+        await self._persist("leave", body, at, postings)
+        self._enter("leave", body, at, replaying=False)
+        self.stacks.pop(seat, None)
+        self._bots.pop(seat, None)
+        if occupant.bot and self.bot_seats is not None:
+            self.bot_seats.release(occupant.account_id)
+        self._broadcast([Event("leave", {"seat": seat})])
+
+    async def _top_up(self, seat: int) -> None:
+        """A player who runs short of the room's minimum buys back up to the buy-in from their
+        wallet, as far as it goes, so that they keep their seat (if it cannot reach the minimum
+        they stand up)."""
+        account_id = self.seats[seat].account_id
+        table_id, wanted = self.id, self.room.buy_in - self.stacks.get(seat, 0)
+        body: JSON = {"seat": seat, "account": account_id}
+
+        async def take_chips(session: AsyncSession, seq: int) -> int:
+            wallet = await ledger.balance(session, f"player:{account_id}")
+            amount = min(wanted, wallet)
+            if amount > 0:
+                await ledger.transfer(
+                    session,
+                    f"table:{table_id}:seq:{seq}",
+                    [(f"player:{account_id}", -amount), (f"table:{table_id}:seat:{seat}", amount)],
+                    kind="top_up",
+                    memo={"table": table_id, "seq": seq},
+                )
+            body["chips"] = amount
+            return amount
+
+        at = self.clock.now()
+        _, paid = await self._persist("top_up", body, at, extra=take_chips)
+        self.stacks[seat] = self.stacks.get(seat, 0) + int(paid)
+        self._broadcast([Event("top_up", {"seat": seat, "chips": int(paid)})])
+
+    def humans(self) -> int:
+        return sum(1 for o in self.seats.values() if not o.bot)
+
+    def _new_bot(self, seat: int) -> Bot:
+        return bot_factory(self.room.game)(self.id * 100 + seat * 7 + self.game_no)
+
+    # --- games ----------------------------------------------------------------------------------
+
+    def _in_progress(self) -> bool:
+        return self.game is not None and not self.game.over
+
+    async def _start_game(self) -> None:
+        at = self.clock.now()
+        config = self.room.game_config(self.game_no + 1, self.stacks)
+        body = {"game_no": self.game_no + 1, "config": config}
+        await self._persist("start", body, at)
+        self._enter("start", body, at, replaying=False)
+        self.pot = 0
+        self._broadcast([Event("start", {"game_no": self.game_no})])
+
+    async def _commit_deal(self) -> None:
+        """Publish the commitment of the next deal's seed (the deal follows after a pause)."""
+        assert self.game is not None
+        deals = sum(1 for entry in self.game.log if entry["seat"] == HOUSE)
+        fair = FairDeal(
+            new_server_seed(), f"rummyhall:{self.id}:{self.game_no}:{deals + 1}", self.game_no
+        )
+        body: JSON = {**fair.to_revealed()}
+        at = self.clock.now()
+        await self._persist("commit", body, at)
+        self._enter("commit", body, at, replaying=False)
+        self._dues.deal = at + (self.settings.deal_ms if deals else 0)
+        self._broadcast([Event("commitment", fair.to_public())])
+
+    def _house_deal(self, kind: str) -> Deal:
+        assert self.game is not None
+        if kind != "reshuffle":
+            assert self.fair is not None
+            return Deal.of_fair(self.fair, *self.game.shoe())
+        # A rummy stock refill: the open pile under its top card, shuffled with a fresh seed.
+        under: list[str] = list(self.game.view(None)["open"])[:-1]
+        order = shuffled_indices(new_server_seed(), f"refill:{self.id}", self.game_no, len(under))
+        return Deal(tuple(parse(under[i]) for i in order))
+
+    async def act(self, account_id: int, action: str, cid: str | None = None) -> int:
+        """A player's action; returns the table's sequence number once it is committed."""
+        if cid is not None:
+            done = self._cids.get((account_id, cid))
+            if done is not None:
+                return done
+        seat = self.seat_of(account_id)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat at this table")
+        if not self._in_game(seat):
+            raise RoomError("no_game", "no game is being played at this table now")
+        return await self._play(seat, action, self.clock.now(), account_id=account_id, cid=cid)
+
+    async def _play(
+        self,
+        seat: int,
+        action: str,
+        at: int,
+        *,
+        deal: Deal | None = None,
+        account_id: int | None = None,
+        cid: str | None = None,
+    ) -> int:
+        game = self.game
+        assert game is not None
+        at = max(at, game.clock)
+        started = time.perf_counter()
+        events = game.apply(seat, action, at, deal=deal)
+        entry = game.log[-1]
+        postings = [p for event in events for p in event.postings]
+        result = game.result
+        if result is not None:
+            postings += result.postings
+        legs = self._legs(postings)
+        body: JSON = dict(entry)
+        if cid is not None and account_id is not None:
+            body["cid"], body["account"] = cid, account_id
+        try:
+            self._check_stacks(legs)
+            extra = self._save_hand if result is not None else None
+            seq, _ = await self._persist("act", body, at, legs, extra)
+        except Exception:
+            self._rewind()
+            raise
+        self._enter("act", body, at, replaying=False)
+        self._move_chips(legs)
+        if result is not None:
+            self._dues.next_game = self.clock.now() + self.settings.next_game_ms
+        self.metrics.action(time.perf_counter() - started)
+        self._broadcast(events)
+        return seq
+
+    def _legs(self, postings: Sequence[Posting]) -> list[tuple[str, int]]:
+        merged: dict[str, int] = {}
+        for posting in postings:
+            account = self._account(posting.account)
+            merged[account] = merged.get(account, 0) + posting.amount
+        return [(account, amount) for account, amount in merged.items() if amount]
+
+    def _check_stacks(self, legs: Sequence[tuple[str, int]]) -> None:
+        prefix = f"table:{self.id}:seat:"
+        for account, amount in legs:
+            if account.startswith(prefix):
+                seat = int(account.removeprefix(prefix))
+                if self.stacks.get(seat, 0) + amount < 0:
+                    raise RoomError("insufficient_chips", f"seat {seat} has too few chips")
+
+    def _move_chips(self, legs: Sequence[tuple[str, int]]) -> None:
+        prefix = f"table:{self.id}:seat:"
+        for account, amount in legs:
+            if account.startswith(prefix):
+                seat = int(account.removeprefix(prefix))
+                self.stacks[seat] = self.stacks.get(seat, 0) + amount
+            elif account == f"table:{self.id}:pot":
+                self.pot += amount
+
+    def _rewind(self) -> None:
+        """Undo the engine's last (uncommitted) action by replaying the game without it."""
+        assert self.game is not None
+        record = self.game.record()
+        self.game = replay(record, upto=len(record["actions"]) - 1)
+
+    async def _save_hand(self, session: AsyncSession, seq: int) -> int:
+        assert self.game is not None
+        players = {seat: o.account_id for seat, o in self.seats.items() if seat <= self.game.seats}
+        record = self.game.record()
+        record["table"] = {"id": self.id, "room": self.room.key, "game_no": self.game_no}
+        return await store_tables.save_hand(
+            session, table_id=self.id, game=self.room.game, record=record, players=players
+        )
+
+    async def void(self) -> bool:
+        """End a stuck game without a result: every chip its pot holds goes back to the seats
+        that paid it (logged, through the ledger). False if no game was running."""
+        if not self._in_progress():
+            return False
+        assert self.game is not None
+        paid: dict[str, int] = {}
+        for entry_events in self._paid_in():
+            for account, amount in entry_events:
+                paid[account] = paid.get(account, 0) + amount
+        legs = [(account, -amount) for account, amount in paid.items() if amount]
+        if legs:
+            legs.append((f"table:{self.id}:pot", -sum(a for _, a in legs)))
+        legs = [(account, amount) for account, amount in legs if amount]
+        at = self.clock.now()
+        await self._persist("void", {"game_no": self.game_no}, at, legs)
+        self.stuck = False
+        self._failures = 0
+        self._enter("void", {}, at, replaying=False)
+        self._move_chips(legs)
+        self._dues.next_game = at + self.settings.next_game_ms
+        self._broadcast([Event("void", {"game_no": self.game_no})])
+        return True
+
+    def _paid_in(self) -> list[list[tuple[str, int]]]:
+        """The seat legs of every pot payment of the current game (from a replay, so that a
+        game restored after a restart is voided the same way)."""
+        assert self.game is not None
+        record = self.game.record()
+        fresh = game_class(record["game"]).create(record["config"])
+        paid: list[list[tuple[str, int]]] = []
+        for entry in record["actions"]:
+            deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
+            events = fresh.apply(
+                int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal
+            )
+            legs = self._legs([p for event in events for p in event.postings])
+            paid.append([(a, n) for a, n in legs if a.startswith(f"table:{self.id}:seat:")])
+        return paid
+
+    # --- timers -----------------------------------------------------------------------------------
+
+    def _schedule(self) -> None:
+        """Recompute what the actor must do on its own, after any change."""
+        now = self.clock.now()
+        dues = self._dues
+        game = self.game
+        awaited = game.awaited() if game is not None and not game.over else []
+        waiting = {a.seat for a in awaited}
+        for seat in list(dues.bots):
+            if seat not in waiting or seat not in self._bots:
+                del dues.bots[seat]
+        for entry in awaited:
+            if entry.seat in self._bots and entry.seat not in dues.bots:
+                low, high = self.settings.bot_think_ms
+                dues.bots[entry.seat] = now + self._rng.randint(low, high)
+        if game is not None and not game.over and HOUSE in waiting:
+            if self.fair is None and any(a.kind != "reshuffle" for a in awaited):
+                dues.deal = now  # commit first, then deal
+            elif dues.deal is None:
+                dues.deal = now
+        else:
+            dues.deal = None
+        if (
+            self.settings.bots
+            and self.bot_seats is not None
+            and self.humans() > 0
+            and len(self.seats) < self.room.seats
+        ):
+            if dues.fill is None:
+                dues.fill = now + self.settings.bot_wait_ms
+        else:
+            dues.fill = None
+
+    def _deadlines(self) -> list[tuple[int, int]]:
+        game = self.game
+        if game is None or game.over:
+            return []
+        return [(a.deadline, a.seat) for a in game.awaited() if a.deadline is not None]
+
+    def _next_due(self) -> int | None:
+        if self.stuck:
+            return None
+        times = [t for t, _ in self._deadlines()]
+        times += self._dues.bots.values()
+        times += [
+            t for t in (self._dues.fill, self._dues.next_game, self._dues.deal) if t is not None
+        ]
+        return min(times) if times else None
+
+    async def _on_due(self) -> None:
+        now = self.clock.now()
+        dues = self._dues
+        for deadline, seat in sorted(self._deadlines()):
+            if deadline <= now:
+                await self._play(seat, "timeout", max(now, deadline))
+                return
+        if dues.deal is not None and dues.deal <= now:
+            dues.deal = None
+            await self._house()
+            return
+        for seat, when in sorted(dues.bots.items(), key=lambda item: item[1]):
+            if when <= now:
+                await self._bot_move(seat)
+                return
+        if dues.fill is not None and dues.fill <= now:
+            dues.fill = None
+            await self._fill_with_bots()
+            return
+        if dues.next_game is not None and dues.next_game <= now:
+            dues.next_game = None
+            await self._between_games()
+
+    async def _house(self) -> None:
+        game = self.game
+        if game is None or game.over:
+            return
+        kinds = [a.kind for a in game.awaited() if a.seat == HOUSE]
+        if not kinds:
+            return
+        if kinds[0] != "reshuffle" and self.fair is None:
+            await self._commit_deal()
+            return
+        await self._play(HOUSE, "deal", self.clock.now(), deal=self._house_deal(kinds[0]))
+
+    async def _bot_move(self, seat: int) -> None:
+        game = self.game
+        bot = self._bots.get(seat)
+        self._dues.bots[seat] = self.clock.now() + 3_600_000  # not again until the state changes
+        if game is None or bot is None:
+            return
+        action = bot.act(game.view(seat))
+        if action is None:
+            return
+        try:
+            await self._play(seat, action, self.clock.now())
+        except GameError as error:
+            log.warning("table %s: bot in seat %s tried %r: %s", self.id, seat, action, error)
+        else:
+            self._dues.bots.pop(seat, None)
+
+    async def _fill_with_bots(self) -> None:
+        if self.bot_seats is None or self.humans() == 0:
+            return
+        for seat in range(1, self.room.seats + 1):
+            if seat in self.seats:
+                continue
+            bot = await self.bot_seats.take(self.room.buy_in)
+            try:
+                await self.sit(bot.account_id, bot.name, bot=True, seat=seat)
+            except RoomError:
+                self.bot_seats.release(bot.account_id)
+
+    async def _between_games(self) -> None:
+        """After a game (or when people sit down): let people go, then start the next game if
+        every seat is taken by someone who can pay for it."""
+        if self._in_progress():
+            return
+        for seat, occupant in sorted(self.seats.items()):
+            if (
+                not occupant.leaving
+                and not occupant.bot
+                and self.stacks.get(seat, 0) < self.room.min_stack
+            ):
+                await self._top_up(seat)
+            broke = self.stacks.get(seat, 0) < self.room.min_stack
+            if occupant.leaving or broke or (occupant.bot and self.humans() == 0):
+                await self._stand_up(seat)
+        if not self.seats:
+            self.game = None
+            if self.on_empty is not None:
+                await self.on_empty(self)
+            return
+        if len(self.seats) == self.room.seats:
+            await self._start_game()
+
+    # --- telling people ---------------------------------------------------------------------------
+
+    def watch(self, listener: Listener) -> None:
+        self.watchers.add(listener)
+        listener.send(self.message("snapshot", [], listener.account_id))
+
+    def unwatch(self, listener: Listener) -> None:
+        self.watchers.discard(listener)
+
+    def info(self) -> JSON:
+        """The public state of the table around the game: seats, stacks, the pot, the game."""
+        return {
+            "id": self.id,
+            "room": self.room.key,
+            "game": self.room.game,
+            "title": self.room.title,
+            "stake": self.room.stake,
+            "private": self.private,
+            "seats": [
+                None
+                if seat not in self.seats
+                else {
+                    "seat": seat,
+                    "name": self.seats[seat].name,
+                    "bot": self.seats[seat].bot,
+                    "stack": self.stacks.get(seat, 0),
+                    "leaving": self.seats[seat].leaving,
+                }
+                for seat in range(1, self.room.seats + 1)
+            ],
+            "pot": self.pot,
+            "game_no": self.game_no,
+            "playing": self._in_progress(),
+            "fair": self.published,
+        }
+
+    def message(self, kind: str, events: Sequence[Event], account_id: int | None) -> str:
+        seat = None if account_id is None else self.seat_of(account_id)
+        return _encode(self._message(kind, events, seat, self.info()))
+
+    def _message(self, kind: str, events: Sequence[Event], seat: int | None, info: JSON) -> JSON:
+        game = self.game
+        player = seat if seat is not None and game is not None and seat <= game.seats else None
+        view = None if game is None else game.view(player)
+        return {
+            "type": kind,
+            "table": self.id,
+            "seq": self.seq,
+            "step": 0 if game is None else len(game.log),
+            "you": seat,
+            "info": info,
+            "events": [_event_json(e) for e in events if e.visible_to(player)],
+            "view": view,
+            "legal": game.legal(player) if player is not None and game is not None else [],
+        }
+
+    def _broadcast(self, events: Sequence[Event]) -> None:
+        if not self.watchers:
+            return
+        info = self.info()
+        by_seat: dict[int | None, str] = {}
+        for listener in list(self.watchers):
+            seat = self.seat_of(listener.account_id)
+            text = by_seat.get(seat)
+            if text is None:
+                text = by_seat[seat] = _encode(self._message("update", events, seat, info))
+            listener.send(text)
+        self.metrics.sent(len(self.watchers))
+
+
+class BotSeats(Protocol):
+    """Where tables get bot players from (accounts with chips)."""
+
+    async def take(self, chips: int) -> Occupant: ...
+
+    def release(self, account_id: int) -> None: ...
+
+
+def _event_json(event: Event) -> JSON:
+    data: JSON = {"kind": event.kind, "data": dict(event.data)}
+    if event.postings:
+        data["postings"] = [{"account": p.account, "amount": p.amount} for p in event.postings]
+    return data
+
+
+def _encode(message: JSON) -> str:
+    return json.dumps(message, separators=(",", ":"))

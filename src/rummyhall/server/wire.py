@@ -1,0 +1,94 @@
+"""The wire models: what clients send, validated by pydantic (DESIGN.md: wire models are separate
+from database models). Every WebSocket message is a JSON object with a ``type``; docs/protocol.md
+describes them all with the server's answers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Watch(_Message):
+    """Subscribe to a table (as its player if seated there, else as a spectator). ``since`` is
+    the last sequence number the client saw; the answer is a snapshot of the table either way."""
+
+    type: Literal["watch"]
+    table: int
+    since: int | None = None
+
+
+class Unwatch(_Message):
+    type: Literal["unwatch"]
+    table: int
+
+
+class Sit(_Message):
+    type: Literal["sit"]
+    table: int
+    seat: int | None = None
+    buy_in: int | None = Field(default=None, ge=1)
+    cid: ClientId | None = None
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+    table: int
+    cid: ClientId | None = None
+
+
+class Act(_Message):
+    """A game action in the game's notation (docs/records.md), e.g. ``"discard 7H"``."""
+
+    type: Literal["act"]
+    table: int
+    action: Annotated[str, Field(min_length=1, max_length=400)]
+    cid: ClientId | None = None
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+    cid: ClientId | None = None
+
+
+ClientMessage = Annotated[Watch | Unwatch | Sit | Leave | Act | Ping, Field(discriminator="type")]
+
+
+# --- HTTP request bodies -----------------------------------------------------------------------
+
+
+class Credentials(_Message):
+    name: Annotated[str, Field(max_length=40)]
+    password: Annotated[str, Field(max_length=200)]
+
+
+class NewTable(_Message):
+    room: str
+    private: bool = False
+
+
+class QuickSeat(_Message):
+    room: str
+
+
+class SitRequest(_Message):
+    seat: int | None = None
+    buy_in: int | None = Field(default=None, ge=1)
+
+
+class ArrangeRequest(_Message):
+    hand: Annotated[str, Field(max_length=200)]
+    joker: Annotated[str, Field(max_length=4)]
+    profile: str = "indian13/classic"
+
+
+class Grant(_Message):
+    name: str
+    amount: Annotated[int, Field(ge=1, le=10**12)]
+    reason: Annotated[str, Field(max_length=200)] = "grant"

@@ -1,0 +1,322 @@
+"""Accounts (players, guests, bots), passwords and login sessions.
+
+Passwords are hashed with Argon2id. Hashing is deliberately slow (tens of milliseconds), so it
+runs in a worker thread and, when registering, before the first SQL statement: on SQLite the
+write lock is only taken then, so other writers do not wait for the hash.
+
+Session tokens are random and opaque; the database keeps only their SHA-256, so a copy of the
+database does not let anyone log in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from rummyhall.economy.ledger import MINT, player_account, transfer
+from rummyhall.store.models import AccountModel, SessionModel, utcnow
+
+STARTING_CHIPS = 10_000
+"""The chips a new account (player, guest or bot) gets from the mint."""
+
+SESSION_TTL = timedelta(days=30)
+
+NAME_MIN, NAME_MAX = 3, 20
+PASSWORD_MIN = 8
+PASSWORD_MAX = 1024  # hashing a megabyte would be a cheap way to burn our CPU
+
+_NAME = re.compile(rf"[A-Za-z0-9_-]{{{NAME_MIN},{NAME_MAX}}}")
+GUEST_PREFIX = "guest-"
+
+
+class AccountError(Exception):
+    """A refused account operation. ``code`` is stable: ``bad_name``, ``name_taken``,
+    ``weak_password``, ``bad_login``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    name: str
+    is_guest: bool
+    is_bot: bool
+    created_at: datetime
+
+
+def _account(row: AccountModel) -> Account:
+    return Account(
+        id=row.id,
+        name=row.name,
+        is_guest=row.is_guest,
+        is_bot=row.is_bot,
+        created_at=row.created_at,
+    )
+
+
+# --- password hashing -------------------------------------------------------------------------
+
+_hasher = PasswordHasher()  # argon2-cffi's defaults: Argon2id, RFC 9106 low-memory profile
+_dummy_hash: str | None = None
+
+
+def set_password_hasher(hasher: PasswordHasher) -> None:
+    """Use ``hasher`` from now on (tests use cheap parameters). Hashes made with other
+    parameters still verify and are rehashed at the next login."""
+    global _hasher, _dummy_hash  # noqa: PLW0603 (one process-wide setting, by design)
+    _hasher = hasher
+    _dummy_hash = None
+
+
+def password_hasher() -> PasswordHasher:
+    return _hasher
+
+
+async def hash_password(password: str) -> str:
+    hasher = _hasher
+    return await asyncio.to_thread(hasher.hash, password)
+
+
+async def _verify(password_hash: str, password: str) -> bool:
+    hasher = _hasher
+
+    def verify() -> bool:
+        try:
+            return hasher.verify(password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    return await asyncio.to_thread(verify)
+
+
+# --- registration -----------------------------------------------------------------------------
+
+
+def check_name(name: str) -> None:
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise AccountError(
+            "bad_name",
+            f"a name is {NAME_MIN} to {NAME_MAX} letters, digits, '_' or '-'",
+        )
+
+
+def check_password(password: str) -> None:
+    if not isinstance(password, str) or len(password) < PASSWORD_MIN:
+        raise AccountError("weak_password", f"a password has at least {PASSWORD_MIN} characters")
+    if len(password) > PASSWORD_MAX:
+        raise AccountError("weak_password", f"a password has at most {PASSWORD_MAX} characters")
+
+
+async def register(
+    session: AsyncSession, name: str, password: str, *, chips: int = STARTING_CHIPS
+) -> Account:
+    """A new player account with ``chips`` from the mint (ledger key ``signup:<id>``).
+    Raises AccountError ``bad_name``, ``weak_password`` or ``name_taken``."""
+    check_name(name)
+    if name.lower().startswith(GUEST_PREFIX):
+        raise AccountError("bad_name", f"names starting with {GUEST_PREFIX!r} are for guests")
+    check_password(password)
+    # Hash first: the transaction (and on SQLite the write lock) starts at the first statement.
+    password_hash = await hash_password(password)
+    if await find_account(session, name) is not None:
+        raise AccountError("name_taken", f"the name {name!r} is taken")
+    return await _create(session, name, password_hash=password_hash, chips=chips)
+
+
+async def create_guest(session: AsyncSession, *, chips: int = STARTING_CHIPS) -> Account:
+    """A guest account named like ``guest-4821`` (no password), with starting chips."""
+    digits = 4
+    while True:
+        for _attempt in range(5):
+            name = f"{GUEST_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
+            if await find_account(session, name) is None:
+                try:
+                    return await _create(session, name, is_guest=True, chips=chips)
+                except AccountError:
+                    pass  # taken a moment ago by a concurrent guest: draw again
+        digits += 2  # the short names are crowded: draw from a larger space
+
+
+async def create_bot(session: AsyncSession, name: str, *, chips: int = STARTING_CHIPS) -> Account:
+    """A bot's account (``is_bot``; no password), with starting chips. Same name rules as
+    players, so a bot's name can never be confused with a player's."""
+    check_name(name)
+    if await find_account(session, name) is not None:
+        raise AccountError("name_taken", f"the name {name!r} is taken")
+    return await _create(session, name, is_bot=True, chips=chips)
+
+
+async def _create(
+    session: AsyncSession,
+    name: str,
+    *,
+    password_hash: str | None = None,
+    is_guest: bool = False,
+    is_bot: bool = False,
+    chips: int,
+) -> Account:
+    row = AccountModel(
+        name=name,
+        name_key=name.lower(),
+        password_hash=password_hash,
+        is_guest=is_guest,
+        is_bot=is_bot,
+        created_at=utcnow(),
+    )
+    try:
+        # A savepoint: losing a race for the name must not spoil the caller's transaction.
+        async with session.begin_nested():
+            session.add(row)
+            await session.flush()
+    except IntegrityError:
+        raise AccountError("name_taken", f"the name {name!r} is taken") from None
+    if chips:
+        await transfer(
+            session,
+            f"signup:{row.id}",
+            [(MINT, -chips), (player_account(row.id), chips)],
+            kind="signup",
+            memo={"account": row.id},
+        )
+    return _account(row)
+
+
+# --- lookup and login -------------------------------------------------------------------------
+
+
+async def get_account(session: AsyncSession, account_id: int) -> Account | None:
+    row = await session.get(AccountModel, account_id)
+    return None if row is None else _account(row)
+
+
+async def find_account(session: AsyncSession, name: str) -> Account | None:
+    """The account named ``name``, whatever its case."""
+    row = await session.scalar(select(AccountModel).where(AccountModel.name_key == name.lower()))
+    return None if row is None else _account(row)
+
+
+async def list_bots(session: AsyncSession) -> list[Account]:
+    """Every bot account, oldest first."""
+    rows = await session.scalars(
+        select(AccountModel).where(AccountModel.is_bot.is_(True)).order_by(AccountModel.id)
+    )
+    return [_account(row) for row in rows]
+
+
+async def authenticate(session: AsyncSession, name: str, password: str) -> Account:
+    """The account if ``password`` is right; AccountError ``bad_login`` otherwise (the same
+    error, and about the same time, whether the name or the password was wrong).
+
+    In a ``db.read()`` session the check holds no lock; a hash made with old parameters is
+    then upgraded at a later login in a ``db.transaction()`` session."""
+    global _dummy_hash  # noqa: PLW0603 (a cache of one hash per hasher)
+    row = (
+        await session.scalar(select(AccountModel).where(AccountModel.name_key == name.lower()))
+        if isinstance(name, str) and isinstance(password, str)
+        else None
+    )
+    if row is None or row.password_hash is None:
+        # Spend the time a real check takes, so that timing does not reveal which names exist.
+        if _dummy_hash is None:
+            _dummy_hash = await hash_password(secrets.token_hex(8))
+        await _verify(_dummy_hash, "not the password")
+        raise AccountError("bad_login", "wrong name or password")
+    if not await _verify(row.password_hash, password):
+        raise AccountError("bad_login", "wrong name or password")
+    if session.info.get("rummyhall_mode") != "read" and _hasher.check_needs_rehash(
+        row.password_hash
+    ):
+        # Parameters changed since this hash was made: upgrade it while we know the password.
+        row.password_hash = await hash_password(password)
+        await session.flush()
+    return _account(row)
+
+
+async def change_password(
+    session: AsyncSession, account_id: int, old_password: str, new_password: str
+) -> None:
+    """Set a new password after checking the old one (``bad_login``, ``weak_password``)."""
+    check_password(new_password)
+    row = await session.get(AccountModel, account_id)
+    if (
+        row is None
+        or row.password_hash is None
+        or not await _verify(row.password_hash, old_password)
+    ):
+        raise AccountError("bad_login", "wrong password")
+    row.password_hash = await hash_password(new_password)
+    await session.flush()
+
+
+# --- sessions ---------------------------------------------------------------------------------
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def create_session(
+    session: AsyncSession,
+    account_id: int,
+    *,
+    now: datetime | None = None,
+    ttl: timedelta = SESSION_TTL,
+) -> str:
+    """A new login session for the account; returns its token (shown once, stored hashed)."""
+    token = secrets.token_urlsafe(32)
+    now = now or utcnow()
+    session.add(
+        SessionModel(
+            token_hash=_token_hash(token),
+            account_id=account_id,
+            created_at=now,
+            expires_at=now + ttl,
+        )
+    )
+    await session.flush()
+    return token
+
+
+async def session_account(
+    session: AsyncSession, token: str, *, now: datetime | None = None
+) -> Account | None:
+    """The account a session token belongs to; None if the token is unknown or expired."""
+    if not isinstance(token, str) or not token or len(token) > 200:
+        return None
+    row = await session.scalar(
+        select(AccountModel)
+        .join(SessionModel, SessionModel.account_id == AccountModel.id)
+        .where(SessionModel.token_hash == _token_hash(token))
+        .where(SessionModel.expires_at > (now or utcnow()))
+    )
+    return None if row is None else _account(row)
+
+
+async def end_session(session: AsyncSession, token: str) -> None:
+    """Log out: the token stops working (unknown tokens are ignored)."""
+    if isinstance(token, str):
+        await session.execute(
+            delete(SessionModel).where(SessionModel.token_hash == _token_hash(token))
+        )
+
+
+async def purge_sessions(session: AsyncSession, *, now: datetime | None = None) -> int:
+    """Delete expired sessions; returns how many."""
+    result = await session.execute(
+        delete(SessionModel).where(SessionModel.expires_at <= (now or utcnow()))
+    )
+    return int(getattr(result, "rowcount", 0) or 0)

@@ -1,0 +1,300 @@
+"""The database handle: one async engine, migrations on open, and transactions.
+
+SQLite (a file under the data folder) is the zero-setup default, PostgreSQL the production choice;
+both go through the same code. Every unit of work is one ``async with db.transaction() as
+session`` block, committed on exit and rolled back on an exception, so that a table's log entry and
+the chips it moves land together or not at all.
+
+SQLite allows one writer at a time. Rather than let concurrent writers poll the file lock (SQLite's
+busy handler sleeps in growing steps, which shows up as latency), writers in this process queue on
+an ``asyncio.Lock`` and then take the file lock with ``BEGIN IMMEDIATE``; the busy timeout is
+left for other processes (the ``audit`` or ``admin`` commands). The lock is taken lazily, when the
+transaction's first statement runs, so work done before that (hashing a password) does not block
+other writers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, event, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
+from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.util import await_
+
+DEFAULT_DATA_DIR = Path(os.environ.get("RUMMYHALL_DATA", "data"))
+"""Where ``rummyhall serve`` and ``rummyhall audit`` find the SQLite file unless told otherwise."""
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+"""How long a SQLite connection waits for another process's lock before failing."""
+
+# Any constant will do; it only has to be the same in every process migrating the same database.
+_PG_MIGRATION_LOCK = 0x52554D4D59  # "RUMMY"
+
+_MODE = "rummyhall_mode"  # execution option: how a SQLite transaction begins ("write" / "read")
+
+
+_ASYNC_DRIVERS = {
+    "sqlite": "sqlite+aiosqlite",
+    "sqlite+aiosqlite": "sqlite+aiosqlite",
+    "postgresql": "postgresql+asyncpg",
+    "postgres": "postgresql+asyncpg",
+    "postgresql+asyncpg": "postgresql+asyncpg",
+}
+
+
+class DatabaseError(Exception):
+    """The database cannot be used as asked (unreachable, not migrated, unknown URL)."""
+
+
+def default_url(data_dir: Path, *, create: bool = True) -> str:
+    """The SQLite URL of the database file in ``data_dir`` (the folder is created unless
+    ``create=False``)."""
+    if create:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{data_dir.resolve() / 'rummyhall.db'}"
+
+
+def alembic_config() -> Config:
+    """An Alembic configuration pointing at the migrations shipped inside the package."""
+    config = Config()
+    config.set_main_option("script_location", str(files("rummyhall.store") / "migrations"))
+    return config
+
+
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+class _WriteLock:
+    """The process's SQLite write lock, which knows its holder: a task that asks for it again
+    (a write transaction opened inside another) gets an error instead of waiting forever."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+
+    async def acquire(self) -> None:
+        task = asyncio.current_task()
+        if task is not None and task is self._owner:
+            raise DatabaseError(
+                "this task already has a write transaction open: a second one would wait "
+                "for the first forever (SQLite has one writer)"
+            )
+        await self._lock.acquire()
+        self._owner = task
+
+    def release(self) -> None:
+        self._owner = None
+        self._lock.release()
+
+
+@dataclass
+class _Held:
+    """Whether a session or connection holds the process's SQLite write lock: set by the begin
+    hook, cleared when its transaction ends (a session may commit and go on in a new one)."""
+
+    lock: _WriteLock
+    locked: bool = False
+
+    def release(self) -> None:
+        if self.locked:
+            self.locked = False
+            self.lock.release()
+
+
+class _Session(Session):
+    """The sessions Database hands out; a class of their own so the hook below is theirs."""
+
+
+@event.listens_for(_Session, "after_transaction_end")
+def _after_transaction_end(session: Session, transaction: SessionTransaction) -> None:
+    # After the COMMIT or ROLLBACK has gone to the database: the next writer may begin.
+    if transaction.parent is None:
+        held = session.info.get("rummyhall_held")
+        if isinstance(held, _Held):
+            held.release()
+
+
+class Database:
+    """An open database: ``transaction()`` for work, ``read()`` for consistent read-only views."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.dialect: str = engine.dialect.name
+        self._write_lock = _WriteLock()
+        if self.dialect == "sqlite":
+            _install_sqlite_hooks(engine)
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True, **engine_options: Any) -> Database:
+        """Connect to ``url`` and (unless ``migrate=False``) bring the schema to the newest
+        revision. ``engine_options`` go to ``create_async_engine`` (``pool_size``, ``echo``...)."""
+        try:
+            parsed = make_url(url)
+        except Exception as exc:
+            raise DatabaseError(f"not a database URL: {url!r}") from exc
+        # The async drivers are the only ones installed: a plain sqlite:// or postgresql:// URL
+        # means them.
+        driver = _ASYNC_DRIVERS.get(parsed.drivername, parsed.drivername)
+        if driver not in _ASYNC_DRIVERS.values():
+            raise DatabaseError(
+                f"unsupported database {parsed.drivername!r}: use sqlite:// or postgresql://"
+            )
+        engine = create_async_engine(parsed.set(drivername=driver), **engine_options)
+        db = cls(engine)
+        if migrate:
+            try:
+                await db.migrate()
+            except BaseException:
+                await db.close()
+                raise
+        return db
+
+    async def migrate(self) -> None:
+        """Apply the migrations that are missing (a no-op at head). Safe from several processes."""
+        async with self._connection("write") as conn:
+            if self.dialect == "postgresql":
+                # Two servers starting together must not both create the tables.
+                await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_MIGRATION_LOCK})")
+            await conn.run_sync(_upgrade)
+
+    async def revision(self) -> str | None:
+        """The schema revision the database is at (None for an empty database)."""
+        async with self._connection("read") as conn:
+            revision: str | None = await conn.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
+            return revision
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A session inside one transaction: committed on exit, rolled back on an exception.
+
+        On SQLite, a task cannot open a second write transaction inside its first (DatabaseError
+        at the second one's first statement): one writer at a time."""
+        held = _Held(self._write_lock)
+        session = self._session("write", held)
+        try:
+            yield session
+            await session.commit()
+        finally:
+            # close() rolls back whatever was not committed.
+            await _close(session, held)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        """A read-only session that sees one snapshot of the database (REPEATABLE READ on
+        PostgreSQL, a deferred transaction on SQLite) and never waits for writers. Whatever it
+        changes is rolled back."""
+        held = _Held(self._write_lock)
+        session = self._session("read", held)
+        try:
+            yield session
+        finally:
+            await _close(session, held)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    def _session(self, mode: str, held: _Held) -> AsyncSession:
+        options: dict[str, Any] = {_MODE: mode, "rummyhall_held": held}
+        if mode == "read" and self.dialect == "postgresql":
+            options["isolation_level"] = "REPEATABLE READ"
+        # expire_on_commit=False: rows stay readable after the block without another query.
+        return AsyncSession(
+            self.engine.execution_options(**options),
+            expire_on_commit=False,
+            sync_session_class=_Session,
+            info={"rummyhall_held": held, _MODE: mode},
+        )
+
+    @asynccontextmanager
+    async def _connection(self, mode: str) -> AsyncIterator[Any]:
+        held = _Held(self._write_lock)
+        try:
+            async with self.engine.execution_options(
+                **{_MODE: mode, "rummyhall_held": held}
+            ).begin() as conn:
+                yield conn
+        finally:
+            held.release()
+
+
+async def _close(session: AsyncSession, held: _Held) -> None:
+    """End the session (rolling back what is not committed) and give the write lock back, even
+    if the task is being cancelled: a request handler cancelled when its client goes away (anyio
+    cancels every await that follows) must not leave the lock taken and every writer waiting."""
+
+    async def close() -> None:
+        try:
+            await session.close()
+        finally:
+            held.release()
+
+    task = asyncio.ensure_future(close())
+    # If we are cancelled meanwhile, the task still finishes; nobody awaits it then, so look at
+    # its outcome here (an error in it is already logged by SQLAlchemy).
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    await asyncio.shield(task)
+
+
+def _upgrade(connection: Connection) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def _install_sqlite_hooks(engine: AsyncEngine) -> None:
+    sync_engine = engine.sync_engine
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        # Take BEGIN away from the sqlite3 driver (it would skip it before SELECTs and
+        # SAVEPOINTs); the "begin" hook below emits it instead.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        # WAL: readers never block the writer. synchronous=FULL: a commit is on disk before
+        # anyone is told, so an acknowledged action survives a power cut, not just a crash.
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=FULL",
+            "foreign_keys=ON",
+            f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+        ):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        options = conn.get_execution_options()
+        if options.get(_MODE) == "read":
+            conn.exec_driver_sql("BEGIN")
+            return
+        held: _Held | None = options.get("rummyhall_held")
+        if held is None:
+            # A connection made outside Database (db.engine used directly): no queue, SQLite's
+            # busy timeout arbitrates.
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            return
+        # We are inside SQLAlchemy's greenlet bridge here, so awaiting is allowed.
+        await_(held.lock.acquire())
+        held.locked = True
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        except BaseException:
+            held.release()
+            raise

@@ -1,0 +1,209 @@
+"""The database schema as SQLAlchemy 2 typed models.
+
+The migrations in ``migrations/versions`` create this schema; a test compares the two with
+Alembic's autogenerate, so a change here without a migration (or the reverse) fails the suite.
+Layout and reasons: docs/storage.md.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    TypeDecorator,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Constraint names spelled out, so migrations (and SQLite's batch rebuilds) can refer to them.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# 64-bit ids where rows pile up (ledger, hands); on SQLite a primary key must be INTEGER to be
+# the auto-numbered rowid (SQLite's INTEGER holds 64 bits anyway).
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+# Plain JSON, not JSONB, on PostgreSQL too: JSONB reorders object keys, and records, logs and
+# table settings must come back exactly as written.
+Json = JSON(none_as_null=True)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp on both databases (SQLite has no time zones: it stores
+    UTC and we put the zone back when reading)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: pass an aware one (datetime.now(UTC))")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+# --- accounts ---------------------------------------------------------------------------------
+
+
+class AccountModel(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # The name folded to lower case: uniqueness ignores case on both databases without
+    # expression indexes.
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256))
+    is_guest: Mapped[bool] = mapped_column(Boolean)
+    is_bot: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SessionModel(Base):
+    """A login session. Only the SHA-256 of the token is stored: a leaked database does not
+    hand out live sessions."""
+
+    __tablename__ = "auth_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+# --- ledger -----------------------------------------------------------------------------------
+
+
+class LedgerAccountModel(Base):
+    __tablename__ = "ledger_accounts"
+    __table_args__ = (
+        # The database refuses an overdraft even if the code had a bug: only the mint, where
+        # chips come from, may go below zero.
+        CheckConstraint("balance >= 0 OR name = 'mint'", name="balance_not_negative"),
+    )
+
+    name: Mapped[str] = mapped_column(String(120), primary_key=True)
+    balance: Mapped[int] = mapped_column(BigInteger)
+
+
+class LedgerTransactionModel(Base):
+    __tablename__ = "ledger_transactions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    # The idempotency key: a retried or replayed movement of chips finds its key and does
+    # nothing.
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    memo: Mapped[dict[str, Any] | None] = mapped_column(Json)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class LedgerPostingModel(Base):
+    __tablename__ = "ledger_postings"
+    __table_args__ = (CheckConstraint("amount <> 0", name="amount_not_zero"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    transaction_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("ledger_transactions.id"), index=True
+    )
+    account: Mapped[str] = mapped_column(String(120), ForeignKey("ledger_accounts.name"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+# An account's history, newest first, without scanning other accounts' postings.
+Index("ix_ledger_postings_account_history", LedgerPostingModel.account, LedgerPostingModel.id)
+
+
+# --- tables, their logs, finished hands -------------------------------------------------------
+
+
+class GameTableModel(Base):
+    __tablename__ = "game_tables"
+    __table_args__ = (CheckConstraint("status IN ('open', 'closed')", name="status_known"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    room: Mapped[str] = mapped_column(String(80))
+    config: Mapped[dict[str, Any]] = mapped_column(Json)
+    invite_code: Mapped[str | None] = mapped_column(String(40), unique=True)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TableLogModel(Base):
+    """One accepted action (or deal commitment) of a table, in order: the table is
+    ``replay(log)``."""
+
+    __tablename__ = "table_log"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(40))
+    body: Mapped[dict[str, Any]] = mapped_column(Json)
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class HandModel(Base):
+    __tablename__ = "hands"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    seq_start: Mapped[int | None] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    record: Mapped[dict[str, Any]] = mapped_column(Json)
+
+
+class HandPlayerModel(Base):
+    __tablename__ = "hand_players"
+
+    hand_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+
+
+# "My last games": a player's hands newest first.
+Index("ix_hand_players_account_hands", HandPlayerModel.account_id, HandPlayerModel.hand_id)
+
+
+def table(model: type[Base]) -> Table:
+    """A model's Core table, for statements on hot paths (the ORM layer costs more than the SQL
+    there)."""
+    return cast(Table, model.__table__)

@@ -1,0 +1,295 @@
+"""Tables, their logs and the history of finished hands.
+
+A table's log is the truth about it (DESIGN.md, principle 4): the table's actor appends each
+accepted action, in the same transaction as the chips it moves, before anyone is told; after a
+crash the server replays the logs of the open tables. The actor is the log's only writer, so a
+sequence number written twice is a bug and fails loudly (DuplicateLogEntry).
+
+Every function returns plain frozen dataclasses, never ORM rows: they can be kept and passed
+around after the transaction ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from rummyhall.store.models import (
+    GameTableModel,
+    HandModel,
+    HandPlayerModel,
+    TableLogModel,
+    table,
+    utcnow,
+)
+
+# Core table for the hot path: the ORM's bulk insert machinery costs more than the INSERT.
+_LOG = table(TableLogModel)
+
+OPEN = "open"
+CLOSED = "closed"
+
+
+class DuplicateLogEntry(Exception):
+    """A (table, seq) written twice. On PostgreSQL the transaction is spoiled: roll it back."""
+
+    code = "duplicate_log_entry"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    game: str
+    room: str
+    config: dict[str, Any]
+    invite_code: str | None
+    status: str
+    created_at: datetime
+    closed_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One entry of a table's log; ``at`` is the time in milliseconds (the engine's clock)."""
+
+    table_id: int
+    seq: int
+    kind: str
+    body: dict[str, Any]
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """A finished hand as one player sees it in their history."""
+
+    id: int
+    table_id: int
+    game: str
+    finished_at: datetime
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    id: int
+    table_id: int
+    game: str
+    seq_start: int | None
+    finished_at: datetime
+    record: dict[str, Any]
+    players: dict[int, int]  # seat -> account id
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+_TABLE_COLUMNS = (
+    GameTableModel.id,
+    GameTableModel.game,
+    GameTableModel.room,
+    GameTableModel.config,
+    GameTableModel.invite_code,
+    GameTableModel.status,
+    GameTableModel.created_at,
+    GameTableModel.closed_at,
+)
+
+
+def _table(row: Any) -> TableRow:
+    return TableRow(*row)
+
+
+async def create_table(
+    session: AsyncSession,
+    *,
+    game: str,
+    room: str,
+    config: Mapping[str, Any],
+    invite_code: str | None = None,
+) -> int:
+    """A new open table; returns its id. A taken invite code raises IntegrityError (codes are
+    random enough that the caller can simply draw another, in a new transaction)."""
+    result = await session.execute(
+        insert(GameTableModel)
+        .values(
+            game=game,
+            room=room,
+            config=dict(config),
+            invite_code=invite_code,
+            status=OPEN,
+            created_at=utcnow(),
+        )
+        .returning(GameTableModel.id)
+    )
+    return int(result.scalar_one())
+
+
+async def close_table(session: AsyncSession, table_id: int) -> None:
+    """Mark the table closed (its log and hands stay). Closing a closed table does nothing."""
+    await session.execute(
+        update(GameTableModel)
+        .where(GameTableModel.id == table_id, GameTableModel.status == OPEN)
+        .values(status=CLOSED, closed_at=utcnow())
+    )
+
+
+async def get_table(session: AsyncSession, table_id: int) -> TableRow | None:
+    row = (
+        await session.execute(select(*_TABLE_COLUMNS).where(GameTableModel.id == table_id))
+    ).one_or_none()
+    return None if row is None else _table(row)
+
+
+async def table_by_invite(session: AsyncSession, code: str) -> TableRow | None:
+    """The open table with this invite code, if any."""
+    row = (
+        await session.execute(
+            select(*_TABLE_COLUMNS).where(
+                GameTableModel.invite_code == code, GameTableModel.status == OPEN
+            )
+        )
+    ).one_or_none()
+    return None if row is None else _table(row)
+
+
+async def open_tables(session: AsyncSession) -> list[TableRow]:
+    """Every open table, oldest first (what the server replays on start)."""
+    rows = await session.execute(
+        select(*_TABLE_COLUMNS).where(GameTableModel.status == OPEN).order_by(GameTableModel.id)
+    )
+    return [_table(row) for row in rows]
+
+
+# --- logs -------------------------------------------------------------------------------------
+
+
+async def append_log(
+    session: AsyncSession, table_id: int, seq: int, kind: str, body: Mapping[str, Any], at: int
+) -> None:
+    """Append one entry to a table's log (``at`` in milliseconds)."""
+    await append_logs(session, [LogEntry(table_id, seq, kind, dict(body), at)])
+
+
+async def append_logs(session: AsyncSession, entries: Iterable[LogEntry]) -> None:
+    """Append many entries (of one table or many) in one round trip: a batch of the actions
+    of several tables committed together."""
+    rows = [
+        {"table_id": e.table_id, "seq": e.seq, "kind": e.kind, "body": e.body, "at_ms": e.at}
+        for e in entries
+    ]
+    if not rows:
+        return
+    try:
+        await session.execute(insert(_LOG), rows)
+    except IntegrityError as exc:
+        raise DuplicateLogEntry(
+            "a log entry with this table and sequence number exists already "
+            "(or the table does not exist)"
+        ) from exc
+
+
+async def read_log(session: AsyncSession, table_id: int, after_seq: int = 0) -> list[LogEntry]:
+    """The table's entries with ``seq > after_seq``, in order."""
+    rows = await session.execute(
+        select(
+            TableLogModel.table_id,
+            TableLogModel.seq,
+            TableLogModel.kind,
+            TableLogModel.body,
+            TableLogModel.at_ms,
+        )
+        .where(TableLogModel.table_id == table_id, TableLogModel.seq > after_seq)
+        .order_by(TableLogModel.seq)
+    )
+    return [LogEntry(*row) for row in rows]
+
+
+async def last_seq(session: AsyncSession, table_id: int) -> int:
+    """The highest sequence number in the table's log (0 if empty)."""
+    found = await session.scalar(
+        select(func.max(TableLogModel.seq)).where(TableLogModel.table_id == table_id)
+    )
+    return 0 if found is None else int(found)
+
+
+# --- hand history -----------------------------------------------------------------------------
+
+
+async def save_hand(
+    session: AsyncSession,
+    *,
+    table_id: int,
+    game: str,
+    record: Mapping[str, Any],
+    players: Mapping[int, int],
+    seq_start: int | None = None,
+    finished_at: datetime | None = None,
+) -> int:
+    """Store a finished hand's record; ``players`` maps seat -> account id. Returns its id."""
+    result = await session.execute(
+        insert(HandModel)
+        .values(
+            table_id=table_id,
+            game=game,
+            seq_start=seq_start,
+            finished_at=finished_at or utcnow(),
+            record=dict(record),
+        )
+        .returning(HandModel.id)
+    )
+    hand_id = int(result.scalar_one())
+    if players:
+        await session.execute(
+            insert(table(HandPlayerModel)),
+            [
+                {"hand_id": hand_id, "seat": seat, "account_id": account_id}
+                for seat, account_id in sorted(players.items())
+            ],
+        )
+    return hand_id
+
+
+async def recent_hands(
+    session: AsyncSession, account_id: int, limit: int = 20
+) -> list[HandSummary]:
+    """The account's last ``limit`` hands, newest first."""
+    rows = await session.execute(
+        select(
+            HandModel.id,
+            HandModel.table_id,
+            HandModel.game,
+            HandModel.finished_at,
+            HandPlayerModel.seat,
+        )
+        .join(HandPlayerModel, HandPlayerModel.hand_id == HandModel.id)
+        .where(HandPlayerModel.account_id == account_id)
+        .order_by(HandModel.id.desc())
+        .limit(limit)
+    )
+    return [HandSummary(*row) for row in rows]
+
+
+async def get_hand(session: AsyncSession, hand_id: int) -> HandRow | None:
+    row = await session.get(HandModel, hand_id)
+    if row is None:
+        return None
+    seats = await session.execute(
+        select(HandPlayerModel.seat, HandPlayerModel.account_id)
+        .where(HandPlayerModel.hand_id == hand_id)
+        .order_by(HandPlayerModel.seat)
+    )
+    return HandRow(
+        id=row.id,
+        table_id=row.table_id,
+        game=row.game,
+        seq_start=row.seq_start,
+        finished_at=row.finished_at,
+        record=row.record,
+        players={seat: account_id for seat, account_id in seats},
+    )

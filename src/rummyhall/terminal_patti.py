@@ -1,0 +1,519 @@
+"""The terminal table of ``rummyhall play patti``: one person (seat 1) against bots, game after
+game, in a scrolling terminal (the display helpers are :mod:`rummyhall.terminal`'s).
+
+A thin driver around the engine, like the 13-card table: the house deals a provably-fair deck per
+game, bots act at once from their own views, and the person's short commands become notation
+(``c`` -> ``chaal``, ``o 7H`` -> ``exchange open 7H``...); whatever the engine refuses is shown
+with its error code and the person is asked again. The stacks carry over from game to game and
+the first move passes one seat on (:meth:`Patti.next_config`); the first game's first player is
+drawn at random. The session ends when the person quits, runs out of chips, or fewer than two
+players can pay the boot. There are no timers at a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, GameError
+from rummyhall.shuffle import FairDeal
+from rummyhall.terminal import (
+    BOT_NAMES,
+    HUMAN,
+    NO_LIMIT_MS,
+    Bot,
+    QuitTable,
+    Style,
+    canonical_card,
+    pad,
+    rpad,
+    use_colour,
+    wall_clock,
+)
+
+STACK_BOOTS: Final = 100
+"""The chips each player brings to a terminal table, in boots, unless told."""
+
+HELP: Final = """\
+Commands (cards as 7H, 10S, QD):
+  c               chaal                          c2         chaal 2X
+  o 7H            give up 7H for the open card   o 7H 2     the same, paying 2X
+  b 7H            give up 7H for the closed (blind) card, unseen; b 7H 2 pays 2X
+  s               sideshow: compare hands with the player before you (3+ players in)
+  show            show: both hands turned over (2 players in)
+  p               pack (leave this game)
+  y / n           accept / refuse a sideshow you are asked for
+  h               this help        q    quit        Enter    show the table again
+Any other line is sent to the engine as notation, e.g. "chaal 2x" or "exchange open 7H".
+There are no timers here: take your time. The bots move at once."""
+
+_BOT_PATIENCE: Final = 5
+"""Refused actions a bot may send in a row before the table packs it."""
+
+
+def make_bot(seed: int, seat: int) -> Bot:
+    """The house bot for ``seat`` (each seat gets its own seed derived from ``seed``)."""
+    from rummyhall.bots.patti import PattiBot
+
+    return PattiBot(seed=seed * 1000 + seat)
+
+
+def new_fair_deal(client_seed: str, nonce: int) -> FairDeal:
+    """A provably-fair deal with a fresh secret server seed."""
+    return FairDeal.new(client_seed, nonce)
+
+
+def draw_first(players: int) -> int:
+    """The first player of the session's first game, drawn at random (our decision)."""
+    return secrets.randbelow(players) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class PattiSettings:
+    """What ``rummyhall play patti`` was asked for."""
+
+    players: int = 4
+    boot: int = 10
+    stack: int = 0
+    """Chips each player brings (0: :data:`STACK_BOOTS` boots)."""
+    seed: int = 0
+    name: str = "You"
+    record: Path | None = None
+    client_seed: str | None = None
+
+    def config(self, first: int = 1) -> PattiConfig:
+        stack = self.stack or STACK_BOOTS * self.boot
+        return PattiConfig(
+            seats=self.players,
+            boot=self.boot,
+            stacks=(stack,) * self.players,
+            first=first,
+            turn_ms=NO_LIMIT_MS,
+        )
+
+
+def record_path(path: Path, number: int) -> Path:
+    """Where game ``number`` of the session is saved: ``path`` itself for the first game, then
+    ``name-2.json``, ``name-3.json``..."""
+    return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
+class PattiTable:
+    """A session of Rummy Patti games at the terminal."""
+
+    def __init__(
+        self,
+        settings: PattiSettings,
+        *,
+        out: TextIO,
+        ask: Callable[[str], str],
+        colour: bool,
+        clock: Callable[[], int] | None = None,
+        bot_factory: Callable[[int, int], Bot] = make_bot,
+        deal_source: Callable[[str, int], FairDeal] = new_fair_deal,
+        first: Callable[[int], int] = draw_first,
+    ) -> None:
+        self.settings = settings
+        self.game = Patti(settings.config(first(settings.players)))
+        self.out = out
+        self._ask = ask
+        self.style = Style(colour)
+        self.clock = clock or wall_clock()
+        self.deal_source = deal_source
+        self.client_seed = settings.client_seed or secrets.token_hex(8)
+        seats = range(2, settings.players + 1)
+        self.bots = {seat: bot_factory(settings.seed, seat) for seat in seats}
+        self.names = {HUMAN: settings.name, **{s: BOT_NAMES[s - 2] for s in self.bots}}
+        self.number = 1
+        self.fair: FairDeal | None = None
+        self.saved: list[Path] = []
+
+    # --- input and output --------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.out.flush()
+        try:
+            return self._ask(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            raise QuitTable from None
+
+    def who(self, seat: int) -> str:
+        name = self.names.get(seat, "house")
+        return f"p{seat} {name if len(name) <= 10 else name[:9] + '…'}"
+
+    def _subject(self, seat: int, base: str, third: str) -> str:
+        if seat == HUMAN:
+            return f"{self.style.bold('You')} {base}"
+        return f"{self.who(seat)} {third}"
+
+    # --- the session ---------------------------------------------------------------------------
+
+    def run(self) -> int:
+        settings = self.settings
+        config = self.game.config
+        self.say(
+            self.style.bold(
+                f"Rummy Hall · Rummy Patti · boot {config.boot} · {settings.players} players · "
+                f"{config.stacks[0]} chips each"
+            )
+        )
+        self.say(
+            f"You are {self.who(HUMAN)}; the bots are "
+            + ", ".join(self.who(s) for s in self.bots)
+            + ". Type h for help. No timers: take your time."
+        )
+        self.say(
+            self.style.dim(
+                f"Max chaal {config.max_chaal}, pot limit {config.pot_limit}. "
+                f"Deals are provably fair; client seed {self.client_seed}."
+            )
+        )
+        try:
+            while True:
+                while not self.game.over:
+                    self._step()
+                self._save()
+                if not self._next_game():
+                    break
+        except (QuitTable, KeyboardInterrupt):
+            self.say("You left the table.")
+            if not self.game.over:
+                self._save()
+        return 0
+
+    def _next_game(self) -> bool:
+        """Set up the next game; False when the session is over."""
+        stacks = self.game.final_stacks()
+        boot = self.game.config.boot
+        if stacks[HUMAN - 1] < boot:
+            self.say(self.style.bold(" You are out of chips. Thanks for playing!"))
+            return False
+        try:
+            config = self.game.next_config()
+        except ValueError:
+            self.say(self.style.bold(" Nobody else has the chips for another game: you win!"))
+            return False
+        answer = self.ask(f"Enter: game {self.number + 1} · q: quit › ")
+        if answer.strip().lower() in ("q", "quit"):
+            return False
+        self.number += 1
+        self.game = Patti(config)
+        return True
+
+    def _step(self) -> None:
+        awaited = self.game.awaited()
+        if not awaited:  # pragma: no cover - the engine awaits someone until it is over
+            raise RuntimeError(f"nobody to wait for in phase {self.game.phase}")
+        seat = awaited[0].seat
+        if seat == HOUSE:
+            self.fair = self.deal_source(self.client_seed, self.number - 1)
+            self._apply(HOUSE, "deal", Deal.of_fair(self.fair, *self.game.shoe()))
+        elif seat == HUMAN:
+            self._human()
+        else:
+            self._bot(seat)
+
+    def _apply(self, seat: int, action: str, deal: Deal | None = None) -> list[Event]:
+        game = self.game
+        at = max(self.clock(), game.clock)
+        deadline = next((a.deadline for a in game.awaited() if a.seat == seat), None)
+        if seat != HOUSE and deadline is not None:
+            at = min(at, deadline)  # no timers at a terminal: never let a deadline pass
+        events = game.apply(seat, action, at, deal=deal)
+        self._narrate(events)
+        return events
+
+    def _bot(self, seat: int) -> None:
+        bot = self.bots[seat]
+        for _ in range(_BOT_PATIENCE):
+            try:
+                action = bot.act(self.game.view(seat))
+            except Exception as exc:  # a broken bot must not end the person's game
+                self.say(self.style.dim(f"({self.who(seat)}'s bot failed: {exc!r})"))
+                break
+            if action is None:
+                break
+            try:
+                self._apply(seat, action)
+            except GameError as exc:
+                self.say(self.style.dim(f"({self.who(seat)}: {action!r} refused: {exc.code})"))
+                continue
+            return
+        legal = self.game.legal(seat)
+        self._apply(seat, "refuse" if "refuse" in legal else "pack")
+
+    # --- the person --------------------------------------------------------------------------
+
+    def _human(self) -> None:
+        self.say()
+        self.say(self.render(self.game.view(HUMAN)))
+        while True:
+            view = self.game.view(HUMAN)
+            command = self.ask(self._prompt(view)).strip()
+            if not command:
+                self.say(self.render(view))
+                continue
+            word = command.split()[0].lower()
+            if word in ("h", "help", "?"):
+                self.say(HELP)
+                continue
+            if word in ("q", "quit", "exit"):
+                if self.ask("Quit? [y/N] ").strip().lower() in ("y", "yes"):
+                    raise QuitTable
+                continue
+            try:
+                self._apply(HUMAN, translate(command))
+            except GameError as exc:
+                self.say(self.style.red(f"{exc.code}: {exc.message}"))
+                continue
+            return
+
+    def _prompt(self, view: JSON) -> str:
+        if view["phase"] == "sideshow":
+            return f"{self.who(view['sideshow']['asker'])} asks you for a sideshow: y / n › "
+        price = f"chaal {view['chaal']}"
+        if view["chaal_2x"] is not None:
+            price += f", 2X {view['chaal_2x']}"
+        return f"Your move ({price}) › "
+
+    # --- rendering ---------------------------------------------------------------------------
+
+    def render(self, view: JSON) -> str:
+        """The table as seat 1 sees it."""
+        st = self.style
+        double = "" if view["chaal_2x"] is None else f" (2X {view['chaal_2x']})"
+        lines = [
+            st.rule(f"Game {self.number} · chaal {view['chaal']}{double} · pot {view['pot']}"),
+            f" Open card {st.cards(view['open'])}   closed card ▒   "
+            + st.dim(f"pot limit {view['pot_limit']} · max chaal {view['max_chaal']}"),
+            "",
+            st.dim("  " + pad("seat", 14) + rpad("stack", 7) + rpad("paid", 7) + "  status"),
+        ]
+        for entry in view["seats"]:
+            seat = entry["seat"]
+            row = "  " + pad(self.who(seat), 14) + rpad(str(entry["stack"]), 7)
+            row += rpad(str(entry["paid"]), 7) + "  " + pad(entry["status"], 8)
+            if seat == view["dealer"]:
+                row += st.dim(" dealer")
+            if seat in [a["seat"] for a in view["awaited"]]:
+                row += st.green("  ◀ your turn" if seat == HUMAN else "  ◀ to move")
+            lines.append(st.bold(row) if seat == HUMAN else row)
+        lines += ["", f" {st.bold('Your hand')}  {st.cards(view['hand'])}   {view['class']}"]
+        for seen in view["seen"]:
+            verdict = {"win": "yours was better", "lose": "theirs was better", "tie": "equal"}
+            lines.append(
+                f" Sideshow: {self.who(seen['seat'])} had {st.cards(seen['cards'])} "
+                f"({seen['class']}): {verdict[seen['outcome']]}"
+            )
+        lines.append(
+            st.dim(
+                " c chaal · c2 chaal 2X · o/b CARD [2] exchange open/blind · s sideshow · "
+                "show · p pack · h help"
+            )
+        )
+        return "\n".join(lines)
+
+    # --- narration ---------------------------------------------------------------------------
+
+    def _narrate(self, events: list[Event]) -> None:
+        for event in events:
+            if event.visible_to(HUMAN):
+                line = self._event_line(event.kind, event.data)
+                if line is not None:
+                    self.say(line)
+
+    def _event_line(self, kind: str, data: Mapping[str, Any]) -> str | None:
+        st = self.style
+        seat = int(data.get("seat", 0))
+        if kind == "deal":
+            lines = [
+                "",
+                st.bold(f" Game {self.number}: ")
+                + f"{self.who(data['first'])} plays first, {self.who(data['dealer'])} deals. "
+                f"Boot {data['boot']} each: pot {data['pot']}. Open card {st.card(data['open'])}.",
+            ]
+            if data["out"]:
+                lines.append(
+                    " Sitting out (not enough chips): " + ", ".join(map(self.who, data["out"]))
+                )
+            if self.fair is not None:
+                lines.append(st.dim(f" Commitment  {self.fair.commitment}"))
+            return "\n".join(lines)
+        if kind == "hand":
+            return f" Your cards: {st.cards(data['cards'])}"
+        if kind == "chaal":
+            what = "chaal 2X" if data["double"] else "chaal"
+            auto = " (time ran out)" if data["auto"] else ""
+            return (
+                " "
+                + self._subject(seat, f"play {what}", f"plays {what}")
+                + f" {data['amount']}{auto}"
+            )
+        if kind == "exchange":
+            pays = f"pays {data['amount']}" + (", 2X" if data["double"] else "")
+            if data["with"] == "open":
+                swap = f"{st.card(data['released'])} for the open {st.card(data['took'])}"
+                return " " + self._subject(seat, f"swap {swap}", f"swaps {swap}") + f" ({pays})"
+            return (
+                " "
+                + self._subject(
+                    seat, "swap a card for the closed card", "swaps a card for the closed card"
+                )
+                + f" ({pays})"
+            )
+        if kind == "exchanged":
+            return f"   you gave up {st.card(data['released'])} and got {st.card(data['took'])}"
+        if kind == "sideshow":
+            asked = "you" if data["asked"] == HUMAN else self.who(data["asked"])
+            return (
+                " "
+                + self._subject(seat, f"ask {asked} for a sideshow", f"asks {asked} for a sideshow")
+                + f" (pays {data['amount']})"
+            )
+        if kind in ("sideshow_accepted", "sideshow_refused"):
+            verb = "accept" if kind == "sideshow_accepted" else "refuse"
+            return " " + self._subject(seat, verb, verb + "s") + " the sideshow"
+        if kind == "sideshow_cards":
+            return "\n".join(
+                f"   {self.who(int(key))}: {st.cards(hand['cards'])} ({hand['class']})"
+                for key, hand in data.items()
+            )
+        if kind == "show":
+            return (
+                " "
+                + self._subject(seat, "call a show", "calls a show")
+                + f" (pays {data['amount']})"
+            )
+        if kind == "pack":
+            why = {
+                "packed": "",
+                "chips": " (not enough chips for the chaal)",
+                "timeouts": " (time ran out twice)",
+            }[data["why"]]
+            return " " + self._subject(seat, "pack", "packs") + why
+        if kind == "timeout" and data["then"] == "refuse":
+            return f" {self.who(seat)} did not answer: the sideshow is refused"
+        if kind == "showdown":
+            title = (
+                "Pot limit reached: every hand is shown" if data["how"] == "pot limit" else "Show"
+            )
+            lines = ["", st.rule(title)]
+            for key, cards in data["hands"].items():
+                mark = st.green("  wins") if int(key) in data["winners"] else ""
+                lines.append(
+                    f"  {pad(self.who(int(key)), 14)} {st.cards(cards)}  "
+                    f"{data['classes'][key]}{mark}"
+                )
+            return "\n".join(lines)
+        if kind == "game_over":
+            return self._game_over(data)
+        return None
+
+    def _game_over(self, result: Mapping[str, Any]) -> str:
+        st = self.style
+        detail = result["detail"]
+        seats = [int(s) for s in result["winners"]]
+        winners = ", ".join("You" if s == HUMAN else self.who(s) for s in seats)
+        verb = "wins" if seats != [HUMAN] and len(seats) == 1 else "win"
+        how = {"last player": "everyone else packed", "show": "a show", "pot limit": "pot limit"}
+        lines = [
+            "",
+            st.rule(f"Game {self.number} over"),
+            f" {st.bold(winners)} {verb} the pot of {detail['pot']} ({how[detail['how']]})",
+        ]
+        shares = detail["shares"]
+        if len(shares) > 1:
+            lines.append(
+                " Equal hands share it: "
+                + " · ".join(f"{self.who(int(s))} {amount}" for s, amount in shares.items())
+            )
+        mine = int(result["points"][str(HUMAN)])
+        lines.append(
+            st.green(f" You win {mine} chips!")
+            if mine > 0
+            else f" You {'lose' if mine < 0 else 'break even:'} {abs(mine)} chips."
+        )
+        stacks = " · ".join(f"{self.who(int(s))} {chips}" for s, chips in detail["stacks"].items())
+        lines.append(" Stacks: " + stacks)
+        if self.fair is not None:
+            lines.append(
+                st.dim(
+                    f" Server seed {self.fair.server_seed.hex()} (client seed "
+                    f"{self.fair.client_seed}, nonce {self.fair.nonce}: rummyhall "
+                    "verify-deal --decks 1 --jokers 0 recomputes the deck)"
+                )
+            )
+        return "\n".join(lines)
+
+    # --- records -------------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        """Write this game's record when ``--record`` was given (game N of the session to a
+        numbered file)."""
+        path = self.settings.record
+        if path is None or not self.game.log:
+            return
+        target = record_path(path, self.number)
+        try:
+            target.write_text(json.dumps(self.game.record(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.say(self.style.red(f"could not write the record: {exc}"))
+            return
+        self.saved.append(target)
+        self.say(f"Record saved to {target}; replay it with: rummyhall replay {target} --verbose")
+
+
+def translate(command: str) -> str:
+    """The engine action for a short command (anything else is passed on as notation)."""
+    words = command.split()
+    word, rest = words[0].lower(), words[1:]
+    simple = {
+        "c": "chaal",
+        "c2": "chaal 2x",
+        "2x": "chaal 2x",
+        "s": "sideshow",
+        "p": "pack",
+        "y": "accept",
+        "n": "refuse",
+    }
+    if word in simple and not rest:
+        return simple[word]
+    if word in ("o", "b") and 1 <= len(rest) <= 2:
+        where = "open" if word == "o" else "closed"
+        card = canonical_card(rest[0])
+        if rest[1:] and rest[1].lower() not in ("2", "2x"):
+            return f"exchange {where} {card} {rest[1]}"  # the engine explains
+        return f"exchange {where} {card}" + (" 2x" if rest[1:] else "")
+    return " ".join(words)
+
+
+def play(
+    settings: PattiSettings,
+    *,
+    out: TextIO,
+    ask: Callable[[str], str] = input,
+    colour: bool | None = None,
+    clock: Callable[[], int] | None = None,
+) -> int:
+    """Play a session at the terminal; the exit status."""
+    table = PattiTable(
+        settings,
+        out=out,
+        ask=ask,
+        colour=use_colour(out) if colour is None else colour,
+        clock=clock,
+        bot_factory=make_bot,
+        deal_source=new_fair_deal,
+        first=draw_first,
+    )
+    return table.run()

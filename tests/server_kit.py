@@ -1,0 +1,189 @@
+"""Helpers for the server tests: a real server on a loopback port (uvicorn, in the test's event
+loop, or a separate process for crash tests), settings for tests, and a client-side player that
+plays a seat with a bot from the views the server sends."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from fastapi import FastAPI
+
+from rummyhall.bots import Bot
+from rummyhall.client import ClientError, RoomClient
+from rummyhall.economy.rooms import Rooms, default_rooms
+from rummyhall.server.app import create_app
+from rummyhall.server.bots import bot_factory
+from rummyhall.server.clock import Clock
+from rummyhall.server.settings import Settings
+
+JSON = dict[str, Any]
+
+
+def fast_settings(data_dir: Path, database_url: str, **changes: Any) -> Settings:
+    """Fast settings: no pauses, bots that think instantly, cheap to run many games."""
+    settings = Settings(
+        database_url=database_url,
+        data_dir=data_dir,
+        bot_wait_ms=0,
+        bot_think_ms=(0, 0),
+        next_game_ms=0,
+        deal_ms=0,
+        rate_per_second=10_000,
+        rate_burst=10_000,
+    )
+    return replace(settings, **changes)
+
+
+@dataclass
+class Running:
+    url: str
+    app: FastAPI
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+
+@contextlib.asynccontextmanager
+async def running(
+    settings: Settings, *, clock: Clock | None = None, rooms: Rooms | None = None
+) -> AsyncIterator[Running]:
+    """A server on a free loopback port in this event loop, stopped at the end."""
+    app = create_app(settings, clock=clock, rooms=rooms or Rooms(default_rooms()))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield Running(f"http://127.0.0.1:{port}", app)
+    finally:
+        server.should_exit = True
+        await task
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``rummyhall serve`` in a child process (for tests that kill the server)."""
+
+    def __init__(self, data_dir: Path, database_url: str, port: int) -> None:
+        self.data_dir = data_dir
+        self.database_url = database_url
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, *extra: str) -> None:
+        command = [
+            sys.executable, "-m", "rummyhall.cli", "serve", "--port", str(self.port),
+            "--data-dir", str(self.data_dir), "--database", self.database_url,
+            "--log-level", "warning", "--bot-wait", "0", "--bot-think-ms", "0",
+            "--next-game-ms", "0", "--deal-ms", "0", *extra,
+        ]  # fmt: skip
+        env = dict(os.environ)
+        log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115 (kept open for the child)
+        self.process = subprocess.Popen(command, stdout=log, stderr=log, env=env)
+        log.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"the server exited: {(self.data_dir / 'server.log').read_text()}"
+                )
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.process = None
+
+
+class Player:
+    """A signed-in client that plays its seat at a table with the game's bot, from the views the
+    server sends (the same data a browser gets)."""
+
+    def __init__(self, client: RoomClient, game: str, seed: int) -> None:
+        self.client = client
+        self.bot: Bot = bot_factory(game)(seed)
+        self.actions = 0
+        self.refused: list[str] = []
+
+    async def play(self, table: int, *, games: int = 1, timeout: float = 120) -> JSON:
+        """Act whenever the table awaits this seat, until the table's game number ``games`` has
+        ended; returns the message that ended it. Call :meth:`RoomClient.follow` before
+        watching, so that no message is missed."""
+        feed = self.client.follow(table)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            message = await asyncio.wait_for(feed.get(), max(0.1, left))
+            info = message["info"]
+            view = message["view"]
+            if info["game_no"] >= games and not info["playing"]:
+                return message
+            if not feed.empty() or view is None or message["you"] is None:
+                continue  # act on the latest state only
+            if not any(a["seat"] == message["you"] for a in view.get("awaited", [])):
+                continue
+            action = self.bot.act(view)
+            if action is None:
+                continue
+            for _ in range(50):
+                try:
+                    await self.client.act(table, action)
+                    self.actions += 1
+                except ClientError as error:
+                    if error.code == "rate_limited":  # a person would wait a moment too
+                        await asyncio.sleep(0.1)
+                        continue
+                    self.refused.append(f"{action}: {error.code}")
+                break
+
+
+async def settle(hub: Any, predicate: Any, timeout: float = 60) -> None:
+    """Wait until ``predicate(hub)`` holds (server-side state, for tests)."""
+    deadline = time.monotonic() + timeout
+    while not predicate(hub):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the server did not reach the expected state")
+        await asyncio.sleep(0.01)

@@ -1,0 +1,221 @@
+"""Accounts, passwords and sessions on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from argon2 import PasswordHasher
+from argon2.profiles import CHEAPEST
+from sqlalchemy import select
+
+from rummyhall.economy import ledger
+from rummyhall.economy.audit import audit
+from rummyhall.store import accounts
+from rummyhall.store.accounts import AccountError
+from rummyhall.store.database import Database
+from rummyhall.store.models import AccountModel, SessionModel, utcnow
+
+
+async def register(db: Database, name: str, password: str = "correct horse") -> accounts.Account:
+    async with db.transaction() as session:
+        return await accounts.register(session, name, password)
+
+
+async def test_register_grants_starting_chips(db: Database) -> None:
+    account = await register(db, "Asha_99")
+    assert (account.name, account.is_guest, account.is_bot) == ("Asha_99", False, False)
+    assert account.created_at.tzinfo is not None
+    async with db.read() as session:
+        assert await ledger.balance(session, f"player:{account.id}") == accounts.STARTING_CHIPS
+        assert await ledger.transaction_exists(session, f"signup:{account.id}")
+        assert await accounts.get_account(session, account.id) == account
+        assert await accounts.find_account(session, "asha_99") == account
+        assert await accounts.find_account(session, "nobody") is None
+        assert await accounts.get_account(session, 10**6) is None
+        report = await audit(session)
+    assert report.ok
+    assert report.minted == report.in_wallets == accounts.STARTING_CHIPS
+
+
+async def test_starting_chips_are_a_parameter(db: Database) -> None:
+    async with db.transaction() as session:
+        rich = await accounts.register(session, "rich", "long password", chips=50_000)
+        poor = await accounts.register(session, "poor", "long password", chips=0)
+        assert await ledger.balance(session, f"player:{rich.id}") == 50_000
+        assert await ledger.balance(session, f"player:{poor.id}") == 0
+
+
+async def test_password_is_hashed_with_argon2id(db: Database) -> None:
+    account = await register(db, "hasher", "my secret pass")
+    async with db.read() as session:
+        stored = await session.scalar(
+            select(AccountModel.password_hash).where(AccountModel.id == account.id)
+        )
+    assert stored is not None
+    assert stored.startswith("$argon2id$")
+    assert "my secret pass" not in stored
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "code"),
+    [
+        ("ab", "long enough", "bad_name"),
+        ("a" * 21, "long enough", "bad_name"),
+        ("with space", "long enough", "bad_name"),
+        ("émile", "long enough", "bad_name"),
+        ("guest-1234", "long enough", "bad_name"),
+        ("GUEST-x", "long enough", "bad_name"),
+        ("fine-name", "short", "weak_password"),
+        ("fine-name", "x" * 1025, "weak_password"),
+    ],
+)
+async def test_registration_rules(db: Database, name: str, password: str, code: str) -> None:
+    async with db.transaction() as session:
+        with pytest.raises(AccountError) as caught:
+            await accounts.register(session, name, password)
+        assert caught.value.code == code
+
+
+async def test_names_are_unique_whatever_their_case(db: Database) -> None:
+    await register(db, "Ravi")
+    with pytest.raises(AccountError) as caught:
+        await register(db, "rAVI")
+    assert caught.value.code == "name_taken"
+
+
+async def test_racing_registrations_of_one_name(db: Database) -> None:
+    async def attempt(name: str) -> str:
+        try:
+            await register(db, name)
+        except AccountError as exc:
+            return exc.code
+        return "ok"
+
+    results = await asyncio.gather(*(attempt(n) for n in ["Meera", "meera", "MEERA", "MeErA"]))
+    assert sorted(results) == ["name_taken"] * 3 + ["ok"]
+    async with db.read() as session:
+        assert (await audit(session)).minted == accounts.STARTING_CHIPS
+
+
+async def test_a_lost_name_race_leaves_the_transaction_usable(db: Database) -> None:
+    # The name check passes (the rival has not committed), then the insert collides: the
+    # savepoint keeps the caller's transaction alive on PostgreSQL.
+    await register(db, "Kiran")
+    async with db.transaction() as session:
+        with pytest.raises(AccountError):
+            await accounts._create(session, "KIRAN", chips=5)
+        other = await accounts.create_guest(session)
+    async with db.read() as session:
+        assert await accounts.get_account(session, other.id) == other
+
+
+async def test_guests_and_bots(db: Database) -> None:
+    async with db.transaction() as session:
+        guests = [await accounts.create_guest(session) for _ in range(3)]
+        bot = await accounts.create_bot(session, "Bot-Asha")
+        with pytest.raises(AccountError) as caught:
+            await accounts.create_bot(session, "bot-asha")
+        assert caught.value.code == "name_taken"
+        with pytest.raises(AccountError):
+            await accounts.create_bot(session, "no spaces")
+        for guest in guests:
+            assert guest.is_guest and not guest.is_bot
+            assert guest.name.startswith("guest-") and guest.name[6:].isdigit()
+            assert await ledger.balance(session, f"player:{guest.id}") == accounts.STARTING_CHIPS
+        assert len({guest.name for guest in guests}) == 3
+        assert bot.is_bot and not bot.is_guest
+        assert await accounts.list_bots(session) == [bot]
+        assert await ledger.balance(session, f"player:{bot.id}") == accounts.STARTING_CHIPS
+        # Neither has a password to log in with.
+        for account in (*guests, bot):
+            with pytest.raises(AccountError):
+                await accounts.authenticate(session, account.name, "")
+
+
+async def test_authenticate(db: Database) -> None:
+    account = await register(db, "Nila", "open sesame")
+    async with db.read() as session:
+        assert await accounts.authenticate(session, "nila", "open sesame") == account
+        for name, password in [("Nila", "open sesamE"), ("Nila", ""), ("nobody", "open sesame")]:
+            with pytest.raises(AccountError) as caught:
+                await accounts.authenticate(session, name, password)
+            assert caught.value.code == "bad_login"
+
+
+async def test_old_hashes_are_upgraded_at_login(db: Database) -> None:
+    account = await register(db, "upgrade", "old parameters")
+    stronger = PasswordHasher(time_cost=2, memory_cost=16, parallelism=1)
+    previous = accounts.password_hasher()
+    accounts.set_password_hasher(stronger)
+    try:
+        async with db.read() as session:  # read sessions check, but do not write
+            await accounts.authenticate(session, "upgrade", "old parameters")
+        async with db.transaction() as session:
+            assert await accounts.authenticate(session, "upgrade", "old parameters") == account
+        async with db.read() as session:
+            stored = await session.scalar(
+                select(AccountModel.password_hash).where(AccountModel.id == account.id)
+            )
+        assert stored is not None
+        assert not stronger.check_needs_rehash(stored)
+        assert PasswordHasher.from_parameters(CHEAPEST).check_needs_rehash(stored)
+        async with db.read() as session:
+            assert await accounts.authenticate(session, "upgrade", "old parameters") == account
+    finally:
+        accounts.set_password_hasher(previous)
+
+
+async def test_change_password(db: Database) -> None:
+    account = await register(db, "changer", "first password")
+    async with db.transaction() as session:
+        with pytest.raises(AccountError) as caught:
+            await accounts.change_password(session, account.id, "wrong password", "second one")
+        assert caught.value.code == "bad_login"
+        with pytest.raises(AccountError) as caught:
+            await accounts.change_password(session, account.id, "first password", "short")
+        assert caught.value.code == "weak_password"
+        await accounts.change_password(session, account.id, "first password", "second password")
+    async with db.read() as session:
+        assert await accounts.authenticate(session, "changer", "second password") == account
+        with pytest.raises(AccountError):
+            await accounts.authenticate(session, "changer", "first password")
+
+
+async def test_sessions(db: Database) -> None:
+    account = await register(db, "sessions")
+    async with db.transaction() as session:
+        token = await accounts.create_session(session, account.id)
+        other = await accounts.create_session(session, account.id)
+    assert token != other
+    assert len(token) >= 43
+    async with db.transaction() as session:
+        assert await accounts.session_account(session, token) == account
+        assert await accounts.session_account(session, "made-up") is None
+        assert await accounts.session_account(session, "") is None
+        # Only the token's hash is stored.
+        stored = list(await session.scalars(select(SessionModel.token_hash)))
+        assert token not in stored and len(stored) == 2
+        await accounts.end_session(session, token)
+        await accounts.end_session(session, token)  # twice: harmless
+        await accounts.end_session(session, "made-up")
+    async with db.read() as session:
+        assert await accounts.session_account(session, token) is None
+        assert await accounts.session_account(session, other) == account
+
+
+async def test_sessions_expire(db: Database) -> None:
+    account = await register(db, "expiring")
+    start = utcnow()
+    async with db.transaction() as session:
+        token = await accounts.create_session(session, account.id, now=start)
+    thirty_days = accounts.SESSION_TTL
+    assert thirty_days == timedelta(days=30)
+    async with db.transaction() as session:
+        before = start + thirty_days - timedelta(seconds=1)
+        assert await accounts.session_account(session, token, now=before) == account
+        after = start + thirty_days
+        assert await accounts.session_account(session, token, now=after) is None
+        assert await accounts.purge_sessions(session, now=after) == 1
+        assert await accounts.purge_sessions(session, now=after) == 0

@@ -1,0 +1,216 @@
+"""The HTTP API and the WebSocket handshake over real connections (SQLite; the storage layer's
+own tests cover both databases, and test_server_games plays whole games on both)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from rummyhall.client import ClientError, RoomClient
+from rummyhall.economy.audit import audit_database
+from server_kit import Running, fast_settings, running, settle
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> Running:  # type: ignore[misc]
+    settings = fast_settings(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", bots=False)
+    async with running(settings) as found:
+        yield found
+
+
+async def test_health_openapi_and_metrics(server: Running) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        assert (await http.get("/healthz")).json() == {"ok": True, "tables": 0}
+        paths = (await http.get("/openapi.json")).json()["paths"]
+        assert {"/api/register", "/api/quick-seat", "/api/hands/{hand_id}"} <= set(paths)
+        metrics = (await http.get("/metrics")).text
+        assert "rummyhall_live_tables" in metrics
+        assert "rummyhall_action_seconds_bucket" in metrics
+
+
+async def test_accounts_sessions_and_cookies(server: Running) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        response = await http.post(
+            "/api/register", json={"name": "asha", "password": "long enough"}
+        )
+        assert response.status_code == 201
+        assert response.json()["chips"] == 10_000
+        cookie = response.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=lax" in cookie
+        assert (await http.get("/api/me")).json()["name"] == "asha"
+        assert (await http.post("/api/logout")).status_code == 200
+        gone = await http.get("/api/me")
+        assert gone.status_code == 401
+        assert gone.json()["error"]["code"] == "not_signed_in"
+
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        taken = await http.post("/api/register", json={"name": "ASHA", "password": "long enough"})
+        assert (taken.status_code, taken.json()["error"]["code"]) == (409, "name_taken")
+        bad = await http.post("/api/login", json={"name": "asha", "password": "wrong password"})
+        assert (bad.status_code, bad.json()["error"]["code"]) == (401, "bad_login")
+        weak = await http.post("/api/register", json={"name": "bharat", "password": "short"})
+        assert weak.json()["error"]["code"] == "weak_password"
+        schema = await http.post("/api/register", json={"name": "x"})
+        assert (schema.status_code, schema.json()["error"]["code"]) == (422, "bad_request")
+        good = await http.post("/api/login", json={"name": "asha", "password": "long enough"})
+        assert good.status_code == 200
+
+
+async def test_websocket_needs_a_session_and_our_origin(server: Running) -> None:
+    ws_url = server.url.replace("http", "ws") + "/ws"
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(ws_url):
+            pass
+    assert refused.value.response.status_code == 403
+
+    async with RoomClient(server.url) as client:
+        await client.guest()
+        cookie = "; ".join(f"{k}={v}" for k, v in client.http.cookies.items())
+        with pytest.raises(InvalidStatus):
+            async with connect(
+                ws_url, additional_headers={"Cookie": cookie}, origin="http://evil.example"
+            ):  # type: ignore[arg-type]
+                pass
+        own = server.url  # the server's own origin is fine, as is none (not a browser)
+        async with connect(ws_url, additional_headers={"Cookie": cookie}, origin=own) as ws:  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "ping", "cid": "p"}))
+            assert json.loads(await ws.recv()) == {"type": "pong", "cid": "p"}
+
+
+async def test_bad_messages_get_coded_errors_and_change_nothing(server: Running) -> None:
+    async with RoomClient(server.url) as client:
+        await client.guest()
+        table, _ = await client.quick_seat("patti-10-5p")
+        await client.connect()
+        before = await client.watch(table)
+        cases = {
+            "not json": "bad_message",
+            "[1, 2]": "bad_message",
+            '{"type": "fly"}': "bad_message",
+            '{"type": "act", "table": "x", "action": "chaal"}': "bad_message",
+            '{"type": "act", "table": 1, "action": "chaal", "extra": 1}': "bad_message",
+            json.dumps(
+                {"type": "act", "table": 999, "action": "chaal", "cid": "a"}
+            ): "unknown_table",
+            json.dumps({"type": "act", "table": table, "action": "chaal", "cid": "b"}): "no_game",
+            json.dumps({"type": "sit", "table": table, "cid": "c"}): "already_seated",
+            "x" * 10_000: "too_large",
+        }
+        for text, code in cases.items():
+            message = json.loads(text) if text.startswith("{") else None
+            cid = message.get("cid") if isinstance(message, dict) else None
+            if cid is not None:
+                with pytest.raises(ClientError) as refused:
+                    await client.send(message)
+                assert refused.value.code == code, text
+            else:
+                await client.send_raw(text)
+                answer = await client.send({"type": "ping"})  # answers arrive in order
+                assert answer["type"] == "pong"
+        after = await client.watch(table)
+        assert after["seq"] == before["seq"]
+        assert after["info"] == before["info"]
+
+
+async def test_lobby_private_tables_and_seats(server: Running) -> None:
+    async with RoomClient(server.url) as one, RoomClient(server.url) as two:
+        await one.guest()
+        await two.guest()
+        rooms = (await one.request("GET", "/api/rooms"))["rooms"]
+        assert {"indian13", "patti"} <= {room["game"] for room in rooms}
+        created = await one.request(
+            "POST", "/api/tables", {"room": "indian13-classic-points-1-6p", "private": True}
+        )
+        invite = created["invite"]
+        table = created["table"]["id"]
+        assert (await one.request("GET", "/api/tables"))["tables"] == []  # private: not listed
+        found = await two.request("GET", f"/api/invites/{invite}")
+        assert found["table"]["id"] == table
+        assert (await one.request("POST", f"/api/tables/{table}/sit", {"seat": 3}))["seat"] == 3
+        with pytest.raises(ClientError) as taken:
+            await two.request("POST", f"/api/tables/{table}/sit", {"seat": 3})
+        assert taken.value.code == "seat_taken"
+        with pytest.raises(ClientError) as low:
+            await two.request("POST", f"/api/tables/{table}/sit", {"buy_in": 5})
+        assert low.value.code == "bad_buy_in"
+        assert (await two.request("POST", f"/api/tables/{table}/sit", {}))["seat"] == 1
+        left = await two.request("POST", f"/api/tables/{table}/leave")
+        assert left["after_game"] is False
+        assert await two.chips() == 10_000
+        with pytest.raises(ClientError) as unknown:
+            await one.request("GET", "/api/invites/nope")
+        assert unknown.value.code == "unknown_invite"
+
+
+async def test_one_seat_for_many_at_once(server: Running) -> None:
+    """Many players rush for the same seat: exactly one gets it, the others get seat_taken, and
+    no chips are lost."""
+    clients = [RoomClient(server.url) for _ in range(12)]
+    try:
+        for client in clients:
+            await client.guest()
+        created = await clients[0].request(
+            "POST", "/api/tables", {"room": "indian13-classic-points-1-6p"}
+        )
+        table = created["table"]["id"]
+        answers = await asyncio.gather(
+            *(c.request("POST", f"/api/tables/{table}/sit", {"seat": 2}) for c in clients),
+            return_exceptions=True,
+        )
+        won = [a for a in answers if isinstance(a, dict)]
+        lost = [a for a in answers if isinstance(a, ClientError)]
+        assert len(won) == 1 and len(lost) == 11
+        assert {error.code for error in lost} == {"seat_taken"}
+    finally:
+        for client in clients:
+            await client.close()
+    report = await audit_database(server.app.state.settings.database_url)
+    assert report.problems == []
+
+
+async def test_the_same_chips_cannot_be_spent_twice(server: Running) -> None:
+    """A player whose wallet covers one buy-in tries to sit at many tables at once."""
+    async with RoomClient(server.url) as rich, RoomClient(server.url) as player:
+        await rich.guest()
+        await player.guest()
+        tables = [
+            (await rich.request("POST", "/api/tables", {"room": "indian13-classic-points-20-6p"}))[
+                "table"
+            ]["id"]
+            for _ in range(6)
+        ]
+        # 10,000 chips; the room's buy-in is 3,200 and its minimum 1,600: at most 4 can be paid
+        # in full or in part, then the wallet is below the minimum.
+        answers = await asyncio.gather(
+            *(player.request("POST", f"/api/tables/{t}/sit", {"buy_in": 3_200}) for t in tables),
+            return_exceptions=True,
+        )
+        seated = [a for a in answers if isinstance(a, dict)]
+        refused = [a for a in answers if isinstance(a, ClientError)]
+        assert {e.code for e in refused} <= {"insufficient_chips"}
+        assert len(seated) == 3  # 3 x 3,200 = 9,600; 400 left is below the minimum
+        assert await player.chips() == 400
+    report = await audit_database(server.app.state.settings.database_url)
+    assert report.problems == []
+
+
+async def test_admin_calls_need_the_token(server: Running) -> None:
+    token = (server.app.state.settings.data_dir / "admin.token").read_text().strip()
+    async with RoomClient(server.url) as client:
+        me = await client.register("ravi", "long enough")
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            refused = await http.post("/api/admin/grant", json={"name": "ravi", "amount": 5})
+            assert refused.json()["error"]["code"] == "forbidden"
+            granted = await http.post(
+                "/api/admin/grant",
+                json={"name": "ravi", "amount": 500},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert granted.json() == {"name": "ravi", "chips": me["chips"] + 500}
+    await settle(server.hub, lambda hub: True)

@@ -1,0 +1,182 @@
+"""Live tables over real connections: resent actions, reconnection, spectators, turn timers on a
+fake clock, leaving during a game, and the operator's void."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummyhall.client import RoomClient
+from rummyhall.economy.audit import audit_database
+from rummyhall.games.invariants import allowed, check_view, view_shape
+from rummyhall.games.protocol import replay
+from rummyhall.server.clock import FakeClock
+from server_kit import Player, fast_settings, running, settle
+
+POINTS_2P = "indian13-classic-points-1-2p"
+PATTI = "patti-10-5p"
+
+
+def sqlite(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+
+
+async def my_turn(client: RoomClient, table: int) -> dict[str, Any]:
+    return await client.wait_for(
+        table,
+        lambda m: (
+            m["view"] is not None
+            and any(a["seat"] == m["you"] and a["kind"] == "turn" for a in m["view"]["awaited"])
+        ),
+    )
+
+
+async def test_a_resent_action_is_applied_once(tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path, sqlite(tmp_path), next_game_ms=3_600_000)
+    async with running(settings) as server, RoomClient(server.url) as client:
+        await client.guest()
+        table, _ = await client.quick_seat(POINTS_2P)
+        await client.connect()
+        await client.watch(table)
+        state = await my_turn(client, table)
+        step = state["step"]
+        first = await client.act(table, "draw closed", cid="draw-1")
+        again = await client.act(table, "draw closed", cid="draw-1")
+        assert again == first
+        after = await client.wait_for(table, lambda m: m["seq"] >= first)
+        assert after["step"] == step + 1
+        assert server.hub.table(table).game.log[-1]["action"] == "draw closed"
+        assert len(server.hub.table(table).game.log) == step + 1
+
+
+async def test_reconnecting_players_find_the_table_as_it_was(tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path, sqlite(tmp_path), next_game_ms=3_600_000)
+    async with running(settings) as server, RoomClient(server.url) as client:
+        await client.guest()
+        table, seat = await client.quick_seat(POINTS_2P)
+        await client.connect()
+        await client.watch(table)
+        before = await my_turn(client, table)
+        await client.disconnect()
+        # Gone: the seat stays, the game waits for the player's turn (its timer runs).
+        actor = server.hub.table(table)
+        assert actor.seats[seat].account_id == client.me["id"]  # type: ignore[index]
+        await client.connect()
+        back = await client.watch(table, since=before["seq"])
+        assert back["type"] == "snapshot"
+        assert back["seq"] == actor.seq >= before["seq"]
+        assert back["view"] == actor.game.view(seat)
+        assert back["legal"] == actor.game.legal(seat) == before["legal"]
+        player = Player(client, "indian13", 3)
+        client.follow(table)
+        await client.watch(table)
+        final = await player.play(table)
+        assert final["info"]["playing"] is False
+
+
+async def test_spectators_see_only_public_cards(tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path, sqlite(tmp_path), next_game_ms=3_600_000)
+    async with (
+        running(settings) as server,
+        RoomClient(server.url) as client,
+        RoomClient(server.url) as watcher,
+    ):
+        await client.guest()
+        await watcher.guest()
+        table, _ = await client.quick_seat(PATTI)
+        await watcher.connect()
+        seen: list[dict[str, Any]] = []
+        feed = watcher.follow(table)
+        await watcher.watch(table)
+        await client.connect()
+        player = Player(client, "patti", 5)
+        client.follow(table)
+        await client.watch(table)
+        await player.play(table)
+        await settle(server.hub, lambda hub: True)
+        while not feed.empty():
+            seen.append(feed.get_nowait())
+        assert seen and all(m["you"] is None and m["legal"] == [] for m in seen)
+        hands = (await client.request("GET", "/api/hands"))["hands"]
+        record = (await client.request("GET", f"/api/hands/{hands[0]['id']}"))["record"]
+        for message in seen:
+            if message["view"] is None or message["info"]["game_no"] != 1:
+                continue
+            then = replay(record, upto=message["step"])
+            assert message["view"] == then.view(None)
+            assert (
+                check_view(message["view"], None, allowed(then.census(), None), view_shape(then))
+                == []
+            )
+
+
+async def test_timeouts_play_on_for_an_absent_player(tmp_path: Path) -> None:
+    """Nobody acts for the human: the engine's timeout rules finish the game on the clock."""
+    clock = FakeClock()
+    settings = fast_settings(tmp_path, sqlite(tmp_path), next_game_ms=3_600_000)
+    async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
+        await client.guest()
+        table, seat = await client.quick_seat(PATTI)
+        actor = server.hub.table(table)
+        await settle(server.hub, lambda hub: actor.game is not None and actor.game.log)
+        for _ in range(200):
+            if actor.game.over:
+                break
+            clock.advance(5_000)
+            await asyncio.sleep(0.02)
+        assert actor.game.over
+        record = actor.game.record()
+        mine = [a["action"] for a in record["actions"] if a["seat"] == seat]
+        assert mine and set(mine) == {"timeout"}
+        assert len(mine) <= 2  # the first plays chaal, the second packs
+    report = await audit_database(settings.database_url)
+    assert report.problems == []
+
+
+async def test_leaving_during_a_game_takes_effect_after_it(tmp_path: Path) -> None:
+    clock = FakeClock()
+    settings = fast_settings(tmp_path, sqlite(tmp_path), next_game_ms=1_000)
+    async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
+        await client.guest()
+        start = await client.chips()
+        table, seat = await client.quick_seat(PATTI)
+        actor = server.hub.table(table)
+        await settle(server.hub, lambda hub: actor.game is not None and actor.game.log)
+        left = await client.request("POST", f"/api/tables/{table}/leave")
+        assert left["after_game"] is True
+        assert actor.seats[seat].leaving
+        for _ in range(400):
+            if actor.closed:
+                break
+            clock.advance(5_000)
+            await asyncio.sleep(0.02)
+        # The game ended, the player stood up with their stack, the bots left an empty table.
+        assert actor.closed
+        chips = await client.chips()
+        assert chips < start  # the boot and an automatic chaal were lost
+        with pytest.raises(Exception):  # noqa: B017
+            server.hub.table(table)
+    report = await audit_database(settings.database_url)
+    assert report.problems == []
+
+
+async def test_void_returns_the_pot_to_who_paid_it(tmp_path: Path) -> None:
+    clock = FakeClock()
+    settings = fast_settings(tmp_path, sqlite(tmp_path), next_game_ms=3_600_000)
+    async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
+        await client.guest()
+        table, _seat = await client.quick_seat(PATTI)
+        actor = server.hub.table(table)
+        await settle(server.hub, lambda hub: actor.game is not None and actor.pot > 0)
+        stacks = dict(actor.stacks)
+        pot = actor.pot
+        assert await actor.call(actor.void) is True
+        assert actor.pot == 0
+        assert sum(actor.stacks.values()) == sum(stacks.values()) + pot
+        assert actor.game is None
+        assert await actor.call(actor.void) is False
+    report = await audit_database(settings.database_url)
+    assert report.problems == []

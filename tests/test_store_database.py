@@ -1,0 +1,226 @@
+"""The database handle: migrations, SQLite settings, transactions, on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, inspect, text
+
+from rummyhall.economy import ledger
+from rummyhall.store.database import Database, DatabaseError, default_url, head_revision
+from rummyhall.store.models import Base
+
+TABLES = {
+    "accounts",
+    "auth_sessions",
+    "ledger_accounts",
+    "ledger_transactions",
+    "ledger_postings",
+    "game_tables",
+    "table_log",
+    "hands",
+    "hand_players",
+}
+
+
+async def test_fresh_database_upgrades_to_head(db_url: str) -> None:
+    db = await Database.open(db_url, migrate=False)
+    try:
+        assert await db.revision() is None
+        await db.migrate()
+        assert await db.revision() == head_revision() == "0001"
+        async with db.engine.connect() as conn:
+            names = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+        assert names == TABLES | {"alembic_version"}
+    finally:
+        await db.close()
+
+
+async def test_opening_twice_is_a_no_op(db_url: str) -> None:
+    first = await Database.open(db_url)
+    async with first.transaction() as session:
+        await ledger.transfer(session, "k", [("mint", -5), ("house", 5)], kind="test")
+    await first.close()
+    second = await Database.open(db_url)
+    try:
+        assert await second.revision() == head_revision()
+        async with second.read() as session:
+            assert await ledger.balance(session, "house") == 5
+    finally:
+        await second.close()
+
+
+async def test_concurrent_opens_of_a_fresh_database(db_url: str) -> None:
+    # Two servers starting at once on an empty database: one migrates, the other waits.
+    dbs = await asyncio.gather(Database.open(db_url), Database.open(db_url))
+    try:
+        for db in dbs:
+            assert await db.revision() == head_revision()
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+def _differences(sync: Connection) -> list[Any]:
+    context = MigrationContext.configure(sync, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+async def test_models_and_migrations_agree(db: Database) -> None:
+    async with db.engine.connect() as conn:
+        assert await conn.run_sync(_differences) == []
+
+
+def test_migrations_ship_inside_the_package() -> None:
+    folder = files("rummyhall.store") / "migrations"
+    assert (folder / "env.py").is_file()
+    assert (folder / "script.py.mako").is_file()
+    assert (folder / "versions" / "0001_initial.py").is_file()
+
+
+async def test_sqlite_settings(tmp_path: Path) -> None:
+    db = await Database.open(default_url(tmp_path / "data"))
+    try:
+        assert (tmp_path / "data" / "rummyhall.db").exists()
+        async with db.read() as session:
+            values = [
+                (await session.execute(text(f"PRAGMA {name}"))).scalar_one()
+                for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+            ]
+        assert values == ["wal", 2, 1, 10_000]  # synchronous 2 = FULL
+    finally:
+        await db.close()
+
+
+def test_default_url_creates_the_folder(tmp_path: Path) -> None:
+    url = default_url(tmp_path / "a" / "b")
+    assert (tmp_path / "a" / "b").is_dir()
+    assert url == f"sqlite+aiosqlite:///{tmp_path / 'a' / 'b' / 'rummyhall.db'}"
+
+
+async def test_plain_urls_mean_the_async_drivers(tmp_path: Path) -> None:
+    db = await Database.open(f"sqlite:///{tmp_path / 'plain.db'}")
+    try:
+        assert db.dialect == "sqlite"
+        assert db.engine.url.drivername == "sqlite+aiosqlite"
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize("url", ["mysql://localhost/x", "not a url", "oracle+cx://u@h/db"])
+async def test_unsupported_urls_are_refused(url: str) -> None:
+    with pytest.raises(DatabaseError):
+        await Database.open(url)
+
+
+async def test_transaction_commits_or_rolls_back(db: Database) -> None:
+    async with db.transaction() as session:
+        await ledger.transfer(session, "a", [("mint", -10), ("house", 10)], kind="test")
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as session:
+            await ledger.transfer(session, "b", [("mint", -7), ("house", 7)], kind="test")
+            raise RuntimeError("boom")
+    async with db.read() as session:
+        assert await ledger.balance(session, "house") == 10
+        assert not await ledger.transaction_exists(session, "b")
+
+
+async def test_a_session_may_commit_and_go_on(db: Database) -> None:
+    # On SQLite the write lock is released at each commit and taken again by the next
+    # statement; a second transaction in the same block must not wait for itself.
+    async with db.transaction() as session:
+        await ledger.transfer(session, "a", [("mint", -1), ("house", 1)], kind="test")
+        await session.commit()
+        await ledger.transfer(session, "b", [("mint", -1), ("house", 1)], kind="test")
+    async with db.read() as session:
+        assert await ledger.balance(session, "house") == 2
+
+
+async def test_read_sessions_change_nothing(db: Database) -> None:
+    async with db.read() as session:
+        await ledger.transfer(session, "a", [("mint", -1), ("house", 1)], kind="test")
+    async with db.read() as session:
+        assert await ledger.balance(session, "house") == 0
+
+
+async def test_reads_do_not_wait_for_a_writer(db: Database) -> None:
+    async with db.transaction() as session:
+        await ledger.transfer(session, "a", [("mint", -1), ("house", 1)], kind="test")
+        # A write transaction is open and holds the (SQLite) write lock: a reader still gets
+        # the last committed state at once.
+        async with db.read() as reader:
+            assert await asyncio.wait_for(ledger.balance(reader, "house"), 5) == 0
+
+
+async def test_a_nested_write_transaction_is_an_error_on_sqlite(tmp_path: Path) -> None:
+    db = await Database.open(default_url(tmp_path))
+    try:
+        async with db.transaction() as outer:
+            await ledger.transfer(outer, "a", [("mint", -1), ("house", 1)], kind="test")
+            with pytest.raises(DatabaseError, match="already has a write transaction"):
+                async with db.transaction() as inner:
+                    await ledger.balance(inner, "house")
+        async with db.read() as session:
+            assert await ledger.balance(session, "house") == 1
+    finally:
+        await db.close()
+
+
+async def test_two_processes_share_a_sqlite_file(tmp_path: Path) -> None:
+    # Two Database objects stand in for two processes (each has its own lock queue): they
+    # take turns through SQLite's file lock and busy timeout, and no chip is lost.
+    url = default_url(tmp_path)
+    first, second = await Database.open(url), await Database.open(url)
+    try:
+        async with first.transaction() as session:
+            await ledger.transfer(
+                session, "fund", [("mint", -1000), ("player:1", 1000)], kind="test"
+            )
+
+        async def spend(db: Database, n: int) -> bool:
+            try:
+                async with db.transaction() as session:
+                    return await ledger.transfer(
+                        session, f"spend:{n}", [("player:1", -150), ("house", 150)], kind="test"
+                    )
+            except ledger.InsufficientChips:
+                return False
+
+        results = await asyncio.gather(*(spend(first if n % 2 else second, n) for n in range(20)))
+        assert results.count(True) == 6
+        async with second.read() as session:
+            assert await ledger.balance(session, "player:1") == 100
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_cancelled_writer_gives_the_write_lock_back(db: Database) -> None:
+    # Starlette cancels a request handler whose client went away with an anyio cancel scope,
+    # which cancels every await that follows, the clean-up's included. The transaction must
+    # still end and (on SQLite) give the write lock back, or every later writer would wait.
+    started = asyncio.Event()
+    scope = anyio.CancelScope()
+
+    async def writer() -> None:
+        with scope:
+            async with db.transaction() as session:
+                await ledger.transfer(session, "a", [("mint", -1), ("house", 1)], kind="test")
+                started.set()
+                await anyio.sleep_forever()
+
+    task = asyncio.create_task(writer())
+    await started.wait()
+    scope.cancel()
+    await task
+    async with asyncio.timeout(10), db.transaction() as session:
+        await ledger.transfer(session, "b", [("mint", -2), ("house", 2)], kind="test")
+    async with db.read() as session:
+        assert await ledger.balance(session, "house") == 2  # the cancelled one rolled back
