@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import shutil
 import signal
 import socket
@@ -162,14 +163,15 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--ramp", type=float, default=20, help="seconds to connect everyone")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument("--url", help="use a server already running here (for profiling it)")
     args = parser.parse_args()
 
     echo = echo_baseline()
     data = Path(tempfile.mkdtemp(prefix="rummyhall-load-"))
     port = free_port()
-    url = f"http://127.0.0.1:{port}"
+    url = args.url or f"http://127.0.0.1:{port}"
     db = f"sqlite+aiosqlite:///{data / 'rummyhall.db'}"
-    server = subprocess.Popen(
+    server = subprocess.Popen(["true"]) if args.url else subprocess.Popen(
         [sys.executable, "-m", "rummyhall.cli", "serve", "--port", str(port),
          "--data-dir", str(data), "--database", db, "--no-bots", "--next-game-ms", "500",
          "--deal-ms", "0", "--log-level", "warning"],
@@ -200,9 +202,9 @@ def main() -> int:
             process.start()
         # Measure the server's own count of accepted actions over the measured window only.
         time.sleep(max(0.0, start_at - time.monotonic()))
-        before = _actions(url)
+        before, cpu_before = _actions(url), _cpu_seconds(server.pid)
         time.sleep(max(0.0, stop_at - time.monotonic()))
-        after = _actions(url)
+        after, cpu_after = _actions(url), _cpu_seconds(server.pid)
         results = [queue.get(timeout=120) for _ in procs]
         for process in procs:
             process.join(30)
@@ -233,6 +235,10 @@ def main() -> int:
           f"actions   target p99 <= 50 ms: {'met' if p99 <= 50 else 'MISSED'}")  # fmt: skip
     print(f"  baseline bare WebSocket echo round trip: p50 {e50:.2f} ms, p99 {e99:.2f} ms   "
           f"ratio p50 {p50 / e50:.1f}x, p99 {p99 / e99:.1f}x")  # fmt: skip
+    if after > before and cpu_after > cpu_before:
+        per_action = (cpu_after - cpu_before) / (after - before) * 1000
+        print(f"  server CPU per accepted action: {per_action:.2f} ms "
+              f"(a bound of {1000 / per_action:,.0f} actions/s on one free core)")  # fmt: skip
     if errors:
         print(f"  refused: {errors}")
     if failed:
@@ -246,6 +252,15 @@ def main() -> int:
         print(audit.stdout + audit.stderr)
     shutil.rmtree(data, ignore_errors=True)
     return 0 if audit.returncode == 0 and not failed else 1
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used: robust to other load on the machine."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _actions(url: str) -> float:

@@ -64,7 +64,13 @@ async def running(
     """A server on a free loopback port in this event loop, stopped at the end."""
     app = create_app(settings, clock=clock, rooms=rooms or Rooms(default_rooms()))
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio", lifespan="on"
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        lifespan="on",
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

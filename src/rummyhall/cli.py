@@ -725,6 +725,10 @@ def _add_server_commands(sub: Any) -> None:
     p.add_argument(
         "--deal-ms", type=int, default=1500, help="pause between a deal's commitment and the deal"
     )
+    p.add_argument(
+        "--origin", action="append", default=[], help="a public origin browsers use (repeatable)"
+    )
+    p.add_argument("--secure-cookies", action="store_true", help="session cookies for HTTPS only")
     p.add_argument("--log-level", default="info")
     p.set_defaults(run=_cmd_serve)
 
@@ -760,6 +764,8 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         bot_think=args.bot_think_ms,
         next_game_ms=args.next_game_ms,
         deal_ms=args.deal_ms,
+        origins=tuple(args.origin),
+        secure_cookies=args.secure_cookies,
         log_level=args.log_level,
         out=out,
     )

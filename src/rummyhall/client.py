@@ -152,8 +152,11 @@ class RoomClient:
         cid = str(message.setdefault("cid", uuid.uuid4().hex))
         future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self._pending[cid] = future
-        await self._socket.send(json.dumps(message))
-        answer = await asyncio.wait_for(future, 30)
+        try:
+            await self._socket.send(json.dumps(message))
+            answer = await asyncio.wait_for(future, 30)
+        finally:
+            self._pending.pop(cid, None)
         if answer["type"] == "error":
             raise ClientError(str(answer["code"]), str(answer["message"]))
         return answer

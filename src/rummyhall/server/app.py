@@ -15,7 +15,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from rummyhall.economy.ledger import InsufficientChips
@@ -131,4 +131,10 @@ def create_app(
 
     if WEB.is_dir():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    else:  # until the browser client is installed, the front door is the API's documentation
+
+        @app.get("/", include_in_schema=False)
+        async def front_door() -> RedirectResponse:
+            return RedirectResponse("/docs")
+
     return app

@@ -5,8 +5,15 @@ must mean the same after a restart."""
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import time
+from collections.abc import Callable
 from typing import Protocol
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
 
 
 class Clock(Protocol):
@@ -14,8 +21,8 @@ class Clock(Protocol):
         """The current time in ms."""
         ...
 
-    async def sleep_until(self, when: int) -> None:
-        """Return once :meth:`now` has reached ``when``."""
+    def call_at(self, when: int, callback: Callable[[], None]) -> Cancellable:
+        """Call ``callback`` (in the event loop) once :meth:`now` has reached ``when``."""
         ...
 
 
@@ -23,10 +30,17 @@ class SystemClock:
     def now(self) -> int:
         return time.time_ns() // 1_000_000
 
-    async def sleep_until(self, when: int) -> None:
-        delay = when - self.now()
-        if delay > 0:
-            await asyncio.sleep(delay / 1000)
+    def call_at(self, when: int, callback: Callable[[], None]) -> Cancellable:
+        delay = max(0, when - self.now()) / 1000
+        return asyncio.get_running_loop().call_later(delay, callback)
+
+
+class _FakeTimer:
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 class FakeClock:
@@ -34,16 +48,24 @@ class FakeClock:
 
     def __init__(self, start: int = 1_700_000_000_000) -> None:
         self._now = start
-        self._changed = asyncio.Event()
+        self._timers: list[tuple[int, int, Callable[[], None], _FakeTimer]] = []
+        self._order = itertools.count()
 
     def now(self) -> int:
         return self._now
 
-    async def sleep_until(self, when: int) -> None:
-        while self._now < when:
-            self._changed.clear()
-            await self._changed.wait()
+    def call_at(self, when: int, callback: Callable[[], None]) -> Cancellable:
+        timer = _FakeTimer()
+        if when <= self._now:
+            asyncio.get_running_loop().call_soon(callback)
+        else:
+            heapq.heappush(self._timers, (when, next(self._order), callback, timer))
+        return timer
 
     def advance(self, ms: int) -> None:
         self._now += ms
-        self._changed.set()
+        loop = asyncio.get_running_loop()
+        while self._timers and self._timers[0][0] <= self._now:
+            _, _, callback, timer = heapq.heappop(self._timers)
+            if not timer.cancelled:
+                loop.call_soon(callback)

@@ -65,6 +65,8 @@ def serve(
     bot_think: str = "600-1800",
     next_game_ms: int = 6000,
     deal_ms: int = 1500,
+    origins: tuple[str, ...] = (),
+    secure_cookies: bool = False,
     log_level: str,
     out: TextIO,
 ) -> int:
@@ -82,6 +84,8 @@ def serve(
         bot_think_ms=_range(bot_think),
         next_game_ms=next_game_ms,
         deal_ms=deal_ms,
+        allowed_origins=origins,
+        cookie_secure=secure_cookies,
     )
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(
@@ -95,6 +99,8 @@ def serve(
         port=port,
         log_config=configure_logging(log_level),
         ws="websockets-sansio",
+        # Table messages are small and frequent: compressing each costs more CPU than it saves.
+        ws_per_message_deflate=False,
         ws_max_size=settings.max_message_bytes * 2,
     )
     return 0

@@ -46,7 +46,7 @@ from rummyhall.games.protocol import (
     replay,
 )
 from rummyhall.server.bots import bot_factory
-from rummyhall.server.clock import Clock
+from rummyhall.server.clock import Cancellable, Clock
 from rummyhall.server.errors import RoomError
 from rummyhall.server.metrics import Metrics
 from rummyhall.server.settings import Settings
@@ -139,7 +139,10 @@ class TableActor:
         self._dues = _Dues()
         # Only the bots' pace; nothing that is dealt.
         self._rng = random.Random(table_id)  # noqa: S311
-        self._queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self._queue: asyncio.Queue[_Command | None] = asyncio.Queue()
+        """Commands, and None for a tick of the timer."""
+        self._timer: Cancellable | None = None
+        self._timer_at: int | None = None
         self._task: asyncio.Task[None] | None = None
         self.closed = False
         self.stuck = False
@@ -155,6 +158,8 @@ class TableActor:
 
     async def stop(self) -> None:
         self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
         if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -166,15 +171,19 @@ class TableActor:
         if self.closed:
             raise RoomError("table_closed", "this table has closed")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put(_Command(run, done))
+        self._queue.put_nowait(_Command(run, done))
         return await done
 
     async def _run(self) -> None:
+        self._set_timer()
         while not self.closed:
-            due = self._next_due()
-            command = await self._next_command(due)
+            command = await self._queue.get()
             try:
-                if command is None:
+                if command is None:  # a tick of the timer: act if something is due by now
+                    due = self._next_due()
+                    self._timer_at = None
+                    if due is None or due > self.clock.now():
+                        continue
                     await self._on_due()
                     self._failures = 0
                 else:
@@ -200,29 +209,20 @@ class TableActor:
                         self.stuck = True
                 elif command is None:
                     log.warning("table %s: own move failed: %s", self.id, error)
-            self._schedule()
+            finally:
+                self._schedule()
+                self._set_timer()
 
-    async def _next_command(self, due: int | None) -> _Command | None:
-        if not self._queue.empty():
-            return self._queue.get_nowait()
-        if due is None:
-            return await self._queue.get()
-        getter = asyncio.ensure_future(self._queue.get())
-        sleeper = asyncio.ensure_future(self.clock.sleep_until(due))
-        try:
-            await asyncio.wait({getter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            sleeper.cancel()
-        if getter.done():
-            return getter.result()
-        getter.cancel()
-        try:
-            await getter
-        except asyncio.CancelledError:
-            pass
-        else:  # it completed while being cancelled: keep the command
-            return getter.result()
-        return None
+    def _set_timer(self) -> None:
+        """Wake the actor at its next due time (a tick on its queue), replacing the old timer."""
+        due = None if self.closed else self._next_due()
+        if due == self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer, self._timer_at = None, due
+        if due is not None:
+            self._timer = self.clock.call_at(due, lambda: self._queue.put_nowait(None))
 
     # --- the log ------------------------------------------------------------------------------
 

@@ -126,13 +126,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     watching: dict[int, TableActor] = {}
     limit = RateLimit(settings.rate_per_second, settings.rate_burst)
     try:
+        # When the pump closes a slow connection, the next receive() reports the disconnect.
         while not pump.done():
-            receive = asyncio.ensure_future(websocket.receive())
-            await asyncio.wait({receive, pump}, return_when=asyncio.FIRST_COMPLETED)
-            if not receive.done():
-                receive.cancel()
-                break
-            frame = receive.result()
+            frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
             text = frame.get("text")
