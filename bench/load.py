@@ -161,7 +161,7 @@ def main() -> int:
     )
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--ramp", type=float, default=20, help="seconds to connect everyone")
+    parser.add_argument("--ramp", type=float, default=60, help="seconds to connect everyone")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--url", help="use a server already running here (for profiling it)")
     args = parser.parse_args()

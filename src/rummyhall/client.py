@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import ssl
 import uuid
 from collections.abc import Callable
 from types import TracebackType
@@ -24,6 +26,13 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
 JSON = dict[str, Any]
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context for every client of the process: building one (loading the certificate
+    authorities) costs more than a whole request, and bots and benchmarks make thousands."""
+    return ssl.create_default_context()
 
 
 class ClientError(Exception):
@@ -40,7 +49,7 @@ class RoomClient:
     def __init__(self, base_url: str, *, origin: str | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.origin = origin
-        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=30)
+        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=30, verify=_tls())
         self.me: JSON | None = None
         self.tables: dict[int, JSON] = {}
         """The last snapshot or update of each watched table."""

@@ -78,11 +78,14 @@ async def _me_json(session: AsyncSession, account: Account) -> JSON:
     }
 
 
-async def _signed_in(request: Request, response: Response, account: Account) -> JSON:
+async def _sign_in(
+    session: AsyncSession, request: Request, response: Response, account: Account
+) -> JSON:
+    """Open a login session for ``account`` (in the caller's transaction: a new account and its
+    first session are one commit) and set its cookie."""
     settings = _settings(request)
-    async with _db(request).transaction() as session:
-        token = await store_accounts.create_session(session, account.id)
-        me = await _me_json(session, account)
+    token = await store_accounts.create_session(session, account.id)
+    me = await _me_json(session, account)
     response.set_cookie(
         settings.cookie_name,
         token,
@@ -105,7 +108,7 @@ async def register(body: Credentials, request: Request, response: Response) -> J
         account = await store_accounts.register(
             session, body.name, body.password, chips=_settings(request).starting_chips
         )
-    return await _signed_in(request, response, account)
+        return await _sign_in(session, request, response, account)
 
 
 @router.post("/login")
@@ -113,7 +116,8 @@ async def login(body: Credentials, request: Request, response: Response) -> JSON
     # A read session: the slow password check must not hold up the writers.
     async with _db(request).read() as session:
         account = await store_accounts.authenticate(session, body.name, body.password)
-    return await _signed_in(request, response, account)
+    async with _db(request).transaction() as session:
+        return await _sign_in(session, request, response, account)
 
 
 @router.post("/guest", status_code=201)
@@ -123,7 +127,7 @@ async def guest(request: Request, response: Response) -> JSON:
         account = await store_accounts.create_guest(
             session, chips=_settings(request).starting_chips
         )
-    return await _signed_in(request, response, account)
+        return await _sign_in(session, request, response, account)
 
 
 @router.post("/logout")
