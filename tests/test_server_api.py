@@ -214,3 +214,67 @@ async def test_admin_calls_need_the_token(server: Running) -> None:
             )
             assert granted.json() == {"name": "ravi", "chips": me["chips"] + 500}
     await settle(server.hub, lambda hub: True)
+
+
+async def test_flooding_is_refused_then_cut_off(tmp_path: Path) -> None:
+    settings = fast_settings(
+        tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", rate_per_second=5.0, rate_burst=5
+    )
+    async with running(settings) as server, RoomClient(server.url) as client:
+        await client.guest()
+        await client.connect()
+        codes = []
+        for n in range(8):
+            try:
+                await client.send({"type": "ping", "cid": f"p{n}"})
+                codes.append("pong")
+            except ClientError as error:
+                codes.append(error.code)
+        assert codes[:5] == ["pong"] * 5
+        assert "rate_limited" in codes[5:]
+        # A client that keeps going is disconnected.
+        for _ in range(40):
+            await client.send_raw('{"type": "ping"}')
+        await asyncio.wait_for(_closed(client), 10)
+
+
+async def _closed(client: RoomClient) -> None:
+    while client.closed_reason is None:
+        await asyncio.sleep(0.01)
+
+
+async def test_admin_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from server_kit import ServerProcess, free_port
+
+    server = ServerProcess(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'a.db'}", free_port())
+    server.start("--no-bots")
+    try:
+        async with RoomClient(server.url) as client:
+            await client.register("meera", "long enough")
+            created = await client.request("POST", "/api/tables", {"room": "patti-10-5p"})
+        admin = [sys.executable, "-m", "rummyhall.cli", "admin", "--url", server.url,
+                 "--data-dir", str(tmp_path)]  # fmt: skip
+
+        def run(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([*admin, *args], capture_output=True, text=True, check=False)
+
+        granted = run("grant", "meera", "250")
+        assert granted.returncode == 0
+        assert "meera now has 10250 chips" in granted.stdout
+        listed = run("tables")
+        assert listed.returncode == 0 and f"table {created['table']['id']}" in listed.stdout
+        assert "waiting" in listed.stdout
+        nothing = run("void", str(created["table"]["id"]))
+        assert nothing.returncode == 0 and "no game was running" in nothing.stdout
+        unknown = run("void", "999")
+        assert unknown.returncode == 1 and "unknown_table" in unknown.stderr
+        no_token = subprocess.run(
+            [*admin[:5], "--data-dir", str(tmp_path / "elsewhere"), "tables"],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert no_token.returncode == 2
+    finally:
+        server.stop()

@@ -75,3 +75,40 @@ async def test_a_whole_game_through_the_api(db_url: str, tmp_path: Path, game: s
         await play_one_game(server.url, ROOMS[game], engine, seed=7)
     report = await audit_database(db_url)
     assert report.problems == []
+
+
+async def test_stored_records_work_with_the_command_line(tmp_path: Path) -> None:
+    """A finished game fetched from the history replays with `rummyhall replay`, and its deals
+    verify with `rummyhall verify-deal`."""
+    import json
+    import subprocess
+    import sys
+
+    settings = fast_settings(
+        tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", next_game_ms=3_600_000
+    )
+    async with running(settings) as server, RoomClient(server.url) as client:
+        await client.guest()
+        table, _ = await client.quick_seat(ROOMS["patti"])
+        await client.connect()
+        player = Player(client, "patti", 11)
+        client.follow(table)
+        await client.watch(table)
+        await player.play(table)
+        hands = (await client.request("GET", "/api/hands"))["hands"]
+        record = (await client.request("GET", f"/api/hands/{hands[0]['id']}"))["record"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    cli = [sys.executable, "-m", "rummyhall.cli"]
+    replayed = subprocess.run(
+        [*cli, "replay", str(path)], capture_output=True, text=True, check=False
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    deal = next(e["deal"] for e in record["actions"] if "server_seed" in e.get("deal", {}))
+    verified = subprocess.run(
+        [*cli, "verify-deal", "--server-seed", deal["server_seed"], "--client-seed",
+         deal["client_seed"], "--nonce", str(deal["nonce"]), "--decks", "1", "--jokers", "0",
+         "--commitment", deal["commitment"]],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert verified.returncode == 0, verified.stdout + verified.stderr
