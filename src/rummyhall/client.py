@@ -22,6 +22,7 @@ from types import TracebackType
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -125,7 +126,7 @@ class RoomClient:
         assert self._socket is not None
         try:
             async for text in self._socket:
-                message: JSON = json.loads(text)
+                message: JSON = orjson.loads(text)
                 kind = message.get("type")
                 cid = message.get("cid")
                 if kind in ("ack", "error", "pong") and cid in self._pending:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
@@ -28,6 +27,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.bots import Bot
@@ -856,4 +856,5 @@ def _event_json(event: Event) -> JSON:
 
 
 def _encode(message: JSON) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    # orjson: several times faster than json, and every change is encoded once per seat.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -16,6 +16,7 @@ import logging
 import time
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
@@ -171,7 +172,7 @@ async def _handle(
 ) -> None:
     cid: Any = None
     try:
-        raw = json.loads(text)
+        raw = orjson.loads(text)
         if isinstance(raw, dict):
             cid = raw.get("cid") if isinstance(raw.get("cid"), str) else None
         message = _MESSAGES.validate_python(raw)
