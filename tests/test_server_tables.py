@@ -180,3 +180,45 @@ async def test_void_returns_the_pot_to_who_paid_it(tmp_path: Path) -> None:
         assert await actor.call(actor.void) is False
     report = await audit_database(settings.database_url)
     assert report.problems == []
+
+
+@pytest.mark.parametrize(("room", "game"), [(POINTS_2P, "indian13"), (PATTI, "patti")])
+async def test_reconnecting_in_every_phase(tmp_path: Path, room: str, game: str) -> None:
+    """Through a whole game, the player drops the connection every time before acting (in
+    every kind of wait: a turn, a discard, a show, a sideshow answer) and comes back: each
+    snapshot is the table exactly as it was at its step (checked against a replay of the
+    game's record), and the game goes on."""
+    settings = fast_settings(tmp_path, sqlite(tmp_path), next_game_ms=3_600_000)
+    async with running(settings) as server, RoomClient(server.url) as client:
+        await client.guest()
+        table, seat = await client.quick_seat(room)
+        actor = server.hub.table(table)
+        await client.connect()
+        bot = Player(client, game, 9).bot
+        kinds: set[str] = set()
+        snapshots = []
+        while actor.game is None or not actor.game.over:
+            snapshot = await client.watch(table)
+            snapshots.append(snapshot)
+            view = snapshot["view"]
+            mine = [a for a in (view or {}).get("awaited", []) if a["seat"] == seat]
+            if not mine:
+                await asyncio.sleep(0.02)
+                continue
+            kinds.add(mine[0]["kind"])
+            action = bot.act(view)
+            await client.disconnect()
+            await client.connect()
+            if action is not None:
+                await client.act(table, action)
+        record = actor.game.record()
+    assert "turn" in kinds
+    checked = 0
+    for snapshot in snapshots:
+        if snapshot["view"] is None or snapshot["info"]["game_no"] != 1:
+            continue
+        then = replay(record, upto=snapshot["step"])
+        assert snapshot["view"] == then.view(seat)
+        assert snapshot["legal"] == then.legal(seat)
+        checked += 1
+    assert checked > 0
