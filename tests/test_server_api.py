@@ -1,5 +1,5 @@
-"""The HTTP API and the WebSocket handshake over real connections (SQLite; the storage layer's
-own tests cover both databases, and test_server_games plays whole games on both)."""
+"""The HTTP API and the WebSocket handshake over real connections, on SQLite and PostgreSQL
+(the transport-only tests, flooding and the admin command line, on SQLite)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from server_kit import Running, fast_settings, running, settle
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> Running:  # type: ignore[misc]
-    settings = fast_settings(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", bots=False)
+async def server(tmp_path: Path, db_url: str) -> Running:  # type: ignore[misc]
+    """A server without bots, on each database in turn."""
+    settings = fast_settings(tmp_path, db_url, bots=False)
     async with running(settings) as found:
         yield found
 
