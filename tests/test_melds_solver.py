@@ -23,6 +23,8 @@ import reference_solver as ref
 from rummyhall.cards import Card, format_cards, from_code, parse, parse_cards, parse_groups, shoe
 from rummyhall.cli import main
 from rummyhall.melds import Arrangement, Kind, Verdict, Wilds, arrange, check, classify, get_profile
+from rummyhall.melds import solver as solver_internals
+from rummyhall.melds import suits as suit_internals
 
 CLASSIC = "indian13/classic"
 VENGALA = "indian13/vengala"
@@ -408,6 +410,102 @@ def test_marriage_jokers_group() -> None:
     result = solve(f"JK JK JK 5S 5S 5D 5C 4D {junk}", "5H", MARRIAGE)
     assert not result.declarable
     assert result.two_point_groups is not None  # seven jokers
+
+
+def test_sequence_bridging_a_gap_with_jokers() -> None:
+    """5♥ _ _ 8♥ with two wild cards between: the per-suit search solves the cards either side of
+    the gap apart, and must still try the sequences that bridge it."""
+    hand = "9C 10C JC QD KD AD 3S 4S 5S 5H 2D 2S 8H"
+    expected = ref.solve(parse_cards(hand), parse("2C"), CLASSIC)
+    assert (expected.penalty, expected.declarable) == (0, True)
+    result = solve(hand, "2C", CLASSIC)
+    assert (result.penalty, result.declarable) == (0, True)
+    assert [5, 8] in [sorted(c.rank for c in g if c.rank != 2) for g in result.groups]
+    # with a card more, the discard keeps the bridge
+    result = solve(hand + " KS", "2C", CLASSIC)
+    assert (result.penalty, result.declarable, result.discard) == (0, True, parse("KS"))
+
+
+def _random_suit(rng: random.Random, copies: int) -> list[int]:
+    ranks = [0] * 13
+    for _ in range(rng.randint(0, 10)):
+        r = rng.randrange(13)
+        ranks[r] = min(copies, ranks[r] + 1)
+    return ranks
+
+
+@pytest.mark.parametrize("profile", [CLASSIC, VENGALA, MARRIAGE])
+def test_suit_table_options_are_arrangements(profile: str) -> None:
+    """Every option of a per-suit table is an arrangement of that suit: its witness lays the
+    suit's cards (an ace low or high), leaves the points the option says, takes the jokers it says
+    (wild cards of the suit not used as themselves go to the pool), holds the discard it says and
+    reaches its requirement state. Suits of many shapes, for tables of every joker budget."""
+    rules = solver_internals._rules(get_profile(profile))
+    comb = suit_internals.combine_table(rules)
+    rng = random.Random(7)
+    copies = 2 if profile == CLASSIC else 3
+    for jmax in (0, 1, 2, 4):
+        for discard in (False, True):
+            tables = suit_internals.SuitTables(rules, jmax, discard, 4)
+            for _ in range(examples(60)):
+                ranks = _random_suit(rng, copies)
+                wild_rank = rng.randint(1, 13)
+                if ranks[wild_rank - 1] > jmax or rng.random() < 0.3:
+                    wild_rank = 0  # a hand's tables provide for its wild cards
+                vec = suit_internals.pack(ranks)
+                table = tables.table(vec, 1 << wild_rank if wild_rank else 0)
+                assert all(o[1] <= b for b in range(jmax + 1) for o in table[b])
+                for lo, jokers, state, disc, absorber, witness in table[jmax]:
+                    used = [0] * 13
+                    laid = [0, 0, 0, 0]  # jokers, state, discard, absorber
+                    for kind, start, length, mask in suit_internals.melds(witness):
+                        rank = (start - 1) % 13
+                        if kind == "D":
+                            assert rank + 1 != wild_rank
+                            used[rank] += 1
+                            laid[2] += 1
+                        elif kind == "T":
+                            assert rules.triple
+                            used[rank] += 3
+                            tunnela = suit_internals.meld_state(rules, True, 3, tunnela=True)
+                            laid[1] = comb[laid[1]][tunnela]
+                        else:
+                            assert 3 <= length <= rules.max_length and start + length <= 15
+                            stand_ins = length - mask.bit_count()
+                            assert mask and stand_ins <= (rules.max_jokers or length)
+                            for i in range(length):
+                                used[(start + i - 1) % 13] += mask >> i & 1
+                            laid[0] += stand_ins
+                            meld = suit_internals.meld_state(rules, stand_ins == 0, length)
+                            laid[1] = comb[laid[1]][meld]
+                            laid[3] |= rules.marriage and stand_ins > 0
+                    left = [have - n for have, n in zip(ranks, used, strict=True)]
+                    assert min(left) >= 0, (ranks, witness)
+                    points = sum(
+                        n * suit_internals.POINTS[r]
+                        for r, n in enumerate(left)
+                        if r + 1 != wild_rank
+                    )
+                    spare = left[wild_rank - 1] if wild_rank else 0
+                    assert (lo, jokers, state, disc, absorber) == (
+                        points,
+                        laid[0] - spare,
+                        laid[1],
+                        laid[2],
+                        int(laid[3]),
+                    ), (ranks, wild_rank, witness)
+
+
+@pytest.mark.parametrize("triple", [False, True])
+def test_pure_sequence_test_agrees_with_pure_tables(triple: bool) -> None:
+    """The leaves' quick test for a pure sequence (three in a row, or a tunnela) says what the
+    pure tables say."""
+    pure = suit_internals.pure_tables(triple, True)
+    rng = random.Random(11)
+    for _ in range(examples(2000)):
+        vec = suit_internals.pack(_random_suit(rng, 3 if triple else 2))
+        wild = 1 << rng.randint(1, 13) if rng.random() < 0.5 else 0
+        assert solver_internals._lays_pure(vec, triple) == (pure.table(vec, wild)[4] >= 1)
 
 
 # Hands the soak campaign (or a failing run) found, with the reference's answer: (penalty,

@@ -4,21 +4,23 @@ How it works, in three steps:
 
 1. **Count rule without the requirement.** If a loser's melds miss the requirement, only pure
    sequences are exempt (or nothing is, in vengala). Pure sequences never cross suits, so the best
-   such score is the sum of per-suit tables (:func:`suits.pure_table`).
+   such score is the sum of per-suit tables (:func:`suits.pure_tables`).
 2. **Can the requirement be met at all?** Every declaration needs pure sequences; if the suits
    cannot lay enough of them, step 1 is the answer. Most random hands end here.
 3. **Search with the requirement.** Sets are the only melds that cross suits, so the solver
    enumerates the ways to take sets out of the ranks where a set is possible, and for each asks
-   the per-suit tables (:func:`suits.suit_table`) about what is left of each suit, combining the
-   four suits and the joker pool with a small dynamic programme over (jokers, requirement state).
+   the per-suit tables (:class:`suits.SuitTables`) about what is left of each suit, combining
+   the four suits and the joker pool with a small dynamic programme over (jokers, requirement
+   state), best bound first.
 
 Everything is keyed by card counts; per-suit tables and whole results are memoised across calls.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from heapq import heappop, heapreplace
 from itertools import product
 from typing import Final
 
@@ -26,6 +28,7 @@ from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card
 from rummyhall.melds.kinds import Kind, classify
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.suits import (
+    LOW_BITS,
     POINTS,
     WITNESS,
     Meld,
@@ -140,10 +143,46 @@ def _met(rules: SuitRules, profile: Profile, state: int) -> bool:
     return (state & 2 == 2 and state >> 3 >= 2) or (state & 5 == 5)
 
 
-def _set_choices(have: tuple[int, int, int, int], pool: int, profile: Profile) -> list[_SetChoice]:
+_SET_CHOICES: dict[tuple[tuple[int, ...], int, str], tuple[_SetChoice, ...]] = {}
+
+
+def _set_choices(have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_SetChoice, ...]:
     """Ways to make sets of one rank from ``have[s]`` natural cards of each suit. A set holds 2-4
     naturals of different suits (2 only with a joker); one natural and two jokers is never better
-    than the same as a sequence, which also counts towards the requirement."""
+    than the same as a sequence, which also counts towards the requirement. Memoised: there are
+    only so many ways to hold one rank (so the memo stays small, though its objects are ones the
+    garbage collector tracks)."""
+    key = (have, pool, profile.name)
+    found = _SET_CHOICES.get(key)
+    if found is None:
+        found = _SET_CHOICES[key] = tuple(_make_set_choices(have, pool, profile))
+    return found
+
+
+# A set choice for the walk: (choice, (suit, its cards as a packed count, their points) for each
+# suit it takes from, the points it takes).
+_SetMove = tuple[_SetChoice, tuple[tuple[int, int, int], ...], int]
+_SET_MOVES: dict[tuple[int, tuple[int, ...], int, str], tuple[_SetMove, ...]] = {}
+
+
+def _set_moves(r: int, have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_SetMove, ...]:
+    """:func:`_set_choices` at rank ``r``, as the walk applies them (memoised)."""
+    key = (r, have, pool, profile.name)
+    found = _SET_MOVES.get(key)
+    if found is None:
+        one, points = 1 << (2 * r - 2), POINTS[r - 1]
+        found = _SET_MOVES[key] = tuple(
+            (
+                choice,
+                tuple((s, n * one, n * points) for s, n in enumerate(choice.take) if n),
+                sum(choice.take) * points,
+            )
+            for choice in _set_choices(have, pool, profile)
+        )
+    return found
+
+
+def _make_set_choices(have: tuple[int, ...], pool: int, profile: Profile) -> list[_SetChoice]:
     choices = [_NO_SETS]
     want_room = profile.min_pure_sequences >= 3
     for taken in product(*(range(n + 1) for n in have)):
@@ -173,8 +212,9 @@ def _set_choices(have: tuple[int, int, int, int], pool: int, profile: Profile) -
 
 
 JOKER_BOUND: Final = 4
-"""Per-suit tables are built for at least this many jokers and shared by every hand with no more
-wild cards (a hand filters out what it cannot afford); a hand with more builds larger ones."""
+"""Per-suit tables of small suits are built for at least this many jokers and shared by every
+hand with no more wild cards (a hand filters out what it cannot afford); a hand with more builds
+larger ones. Big suits get tables for the hand's own wild cards (see suits.SuitTables)."""
 
 _WILDS: dict[tuple[int, str], Wilds] = {}
 _RESULTS: dict[tuple[str, int, bool, tuple[int, ...]], _Skeleton] = {}
@@ -320,27 +360,40 @@ _Joined = tuple[list[_Pair], list[tuple[int, list[_Pair]]]]
 
 
 def _combine_pair(
-    first: SuitTable, second: SuitTable, budget: int, cap: int, comb: tuple[tuple[int, ...], ...]
+    first: tuple[Option, ...],
+    second: tuple[Option, ...],
+    cap: int,
+    comb: tuple[tuple[int, ...], ...],
 ) -> list[_Pair]:
     """Two suits' options joined, keeping per (jokers, state, discard, absorber) the least
     leftover; combinations at ``cap`` or above (and above 0) cannot win and are dropped."""
-    best: dict[tuple[int, int, int, int], _Pair] = {}
-    rows = second[budget]
-    for o1 in first[budget]:
+    best: dict[int, _Pair] = {}
+    for o1 in first:
         lo1, j1, st1, d1, ab1, _ = o1
         row = comb[st1]
-        for o2 in rows:
+        for o2 in second:
             lo = lo1 + o2[0]
             if lo >= cap and lo > 0:
-                break  # rows come sorted by leftover
+                break  # options come sorted by leftover
             d = d1 + o2[3]
             if d > 1:
                 continue
-            key = (j1 + o2[1], row[o2[2]], d, ab1 | o2[4])
+            jokers = j1 + o2[1]
+            state = row[o2[2]]
+            ab = ab1 | o2[4]
+            key = ((jokers + 64) << 6 | state) << 2 | d << 1 | ab
             old = best.get(key)
             if old is None or lo < old[0]:
-                best[key] = (lo, key[0], key[1], d, key[3], o1, o2)
+                best[key] = (lo, jokers, state, d, ab, o1, o2)
     return sorted(best.values(), key=lambda e: e[:5])
+
+
+def _lays_pure(vec: int, triple: bool) -> bool:
+    """Whether the packed suit ``vec`` (aces at position 1) can lay a pure sequence: three
+    cards in a row (the ace low or high), or three identical cards where that is a tunnela."""
+    held = (vec | vec >> 1) & LOW_BITS
+    held |= (held & 1) << 26
+    return bool(held & held >> 2 & held >> 4) or (triple and bool(vec & vec >> 1 & LOW_BITS))
 
 
 _MET_WITH: dict[tuple[str, int], tuple[tuple[bool, ...], ...]] = {}
@@ -363,9 +416,33 @@ def _met_with(rules: SuitRules, profile: Profile, extra: int = 0) -> tuple[tuple
 
 _NO_LIMIT: Final = 1 << 30
 
+# What the leaves' bound needs of a suit's options, computed once per options tuple since many
+# leaves (of many hands) share a suit: (options, least leftover without the discard, with it, the
+# same for options holding a pure sequence). Keyed by id(options): the per-suit tables keep the
+# tuples for good and the entry keeps them alive too, so an id is never reused while it is here.
+_Summary = tuple[tuple[Option, ...], int, int, int, int]
+_SUMMARIES: dict[int, _Summary] = {}
+
+
+def _summary(options: tuple[Option, ...], marriage: bool) -> _Summary:
+    found = _SUMMARIES.get(id(options))
+    if found is None:
+        least = [_NO_LIMIT, _NO_LIMIT, _NO_LIMIT, _NO_LIMIT]
+        for lo, _, state, disc, _, _ in options:
+            least[disc] = min(least[disc], lo)
+            if (state % 5 if marriage else state & 1) and lo < least[2 + disc]:
+                least[2 + disc] = lo
+        found = (options, least[0], least[1], least[2], least[3])
+        _SUMMARIES[id(options)] = found
+    return found
+
+
+_Tables = tuple[SuitTable, SuitTable, SuitTable, SuitTable]
+_UNREFINED: Final[_Tables] = ((), (), (), ())
+
 # A leaf of the set search: (bound, sets chosen, fewest jokers they take, mask of how many more
-# they could take, suits left, points taken from each suit).
-_Leaf = tuple[int, tuple[tuple[int, _SetChoice], ...], int, int, tuple[int, ...], tuple[int, ...]]
+# they could take, suits left).
+_Leaf = tuple[int, tuple[tuple[int, _SetChoice], ...], int, int, tuple[int, ...]]
 
 
 class _SetSearch:
@@ -374,7 +451,9 @@ class _SetSearch:
     A branch and bound: the ranks where a set is possible are decided one by one, and each leaf
     joins the four suits' tables (two pairs of suits, then the pairs, cheapest first), stopping as
     soon as nothing left can beat the best found so far (at first the score with the requirement
-    missed, or the cap)."""
+    missed, or the cap). Leaves are visited best first, by a bound from the walk that costs
+    nothing, refined once a leaf comes first (:meth:`_refine`): most leaves fall there, before
+    their suits' tables are even built (a leaf whose sets break every pure sequence) or joined."""
 
     def __init__(
         self,
@@ -399,86 +478,164 @@ class _SetSearch:
         self.best: _Best | None = None
         # Penalties at or above the cap all score the cap, so the cap bounds the search too.
         self.limit = min(incumbent, profile.cap)
-        self.tables = SuitTables(rules, max(wild_total, JOKER_BOUND), discard_mode)
+        self.tables = SuitTables(rules, wild_total, discard_mode, JOKER_BOUND)
+        self.pure = pure_tables(rules.triple, discard_mode)
+        # Pure sequences the suits must lay themselves (sets and jokers never make one).
+        self.need_pure = profile.min_pure_sequences - tunnelas
         self.base = [self.tables.table(suits[s], wild_masks[s]) for s in range(4)]
         self.current = list(suits)  # while walking: the suits less the cards sets took
         self.taken = [0, 0, 0, 0]  # while walking: points of each suit's cards sets took
         self.pairs: dict[tuple[int, int], _Joined] = {}
-        self.without_sets: dict[int, int] = {}
-        self.set_ranks: list[tuple[int, list[_SetChoice]]] = []
-        for r in range(1, 14):
-            have = tuple(0 if wild_masks[s] >> r & 1 else count_at(suits[s], r) for s in range(4))
-            if sum(1 for n in have if n) >= 2:
-                choices = _set_choices(have, wild_total, profile)  # type: ignore[arg-type]
-                if len(choices) > 1:
-                    self.set_ranks.append((r, choices))
+        self.capped: dict[tuple[int, int, int], tuple[list[_Pair], int]] = {}
+        self.without_sets: list[int] = []
+        # budget -> each suit's least leftover with that many jokers, for the leaves' bound.
+        self.base_least = [tuple(t[b][0][0] for t in self.base) for b in range(wild_total + 1)]
+        self.set_ranks: list[tuple[int, tuple[_SetMove, ...]]] = []
         # open_points[i]: points of the natural cards at the set ranks from the i-th on.
-        self.open_points = [0] * (len(self.set_ranks) + 1)
-        for i in range(len(self.set_ranks) - 1, -1, -1):
-            r = self.set_ranks[i][0]
-            held = sum(0 if wild_masks[s] >> r & 1 else count_at(suits[s], r) for s in range(4))
-            self.open_points[i] = self.open_points[i + 1] + held * POINTS[r - 1]
+        self.open_points = [0]
+        held = [(vec | vec >> 1) & LOW_BITS for vec in suits]
+        for s, mask in enumerate(wild_masks):
+            held[s] &= ~sum(1 << (2 * r - 2) for r in range(1, 14) if mask >> r & 1)
+        h0, h1, h2, h3 = held
+        # Ranks held (not wild) in two suits or more, the highest first.
+        ranks = (h0 | h1) & (h2 | h3) | h0 & h1 | h2 & h3
+        while ranks:
+            top = ranks.bit_length() - 1
+            ranks ^= 1 << top
+            r = top // 2 + 1
+            have = tuple(count_at(suits[s], r) if held[s] >> top & 1 else 0 for s in range(4))
+            moves = _set_moves(r, have, wild_total, profile)
+            if len(moves) > 1:
+                self.set_ranks.append((r, moves))
+                self.open_points.append(self.open_points[-1] + sum(have) * POINTS[r - 1])
+        self.set_ranks.reverse()
+        self.open_points.reverse()
 
     def run(self) -> _Best | None:
         # Best first: the leaf without sets, then every other leaf in the order of its bound,
-        # until the bounds reach what the best leaf so far scores.
-        self._leaf((), 0, 1, self.suits, (0, 0, 0, 0))
-        if self.best is not None and self.best.declarable:
-            return self.best
-        self._dive()
+        # until the bounds reach what the best leaf so far scores. A leaf's bound from the walk
+        # is refined (see _refine) only when it comes first, and the leaf goes back in line.
+        self._leaf((), 0, 1, self.suits)
         if self.best is not None and self.best.declarable:
             return self.best
         leaves: list[_Leaf] = []
-        self._walk(0, (), 0, 1, leaves)
+        if self.set_ranks:
+            self.without_sets = self._without_sets_all()
+            self._walk(0, (), 0, 1, 0, leaves)
         leaves.sort(key=lambda leaf: leaf[0])
-        for bound, chosen, jokers, extra, current, taken in leaves:
+        # (bound, position, tables once refined, leaf); sorted, so already a heap.
+        queue = [(leaf[0], i, _UNREFINED, leaf) for i, leaf in enumerate(leaves)]
+        while queue:
+            bound, i, tabs, leaf = queue[0]
             if self._hopeless(bound) or (self.best is not None and self.best.declarable):
                 break
-            self._leaf(chosen, jokers, extra, current, taken)
+            _, chosen, jokers, extra, current = leaf
+            if tabs is _UNREFINED:
+                refined = self._refine(jokers, current)
+                if refined is None or self._hopeless(refined[0]):
+                    heappop(queue)
+                else:
+                    heapreplace(queue, (max(bound, refined[0]), i, refined[1], leaf))
+                continue
+            heappop(queue)
+            self._leaf(chosen, jokers, extra, current, tabs)
         return self.best
+
+    def _refine(self, set_jokers: int, current: Sequence[int]) -> tuple[int, _Tables] | None:
+        """A lower bound on what the leaf whose sets took ``set_jokers`` jokers and left the
+        suits ``current`` scores with the requirement met, and the suits' tables; None if the
+        suits cannot lay the pure sequences the requirement needs. The bound lets every suit
+        take its cheapest option (within the jokers left) on its own, except that one suit
+        must hold a pure sequence and at most one the discard."""
+        wild_masks = self.wild_masks
+        need = self.need_pure > 0
+        if need:
+            if self.need_pure == 1:
+                # One pure sequence: three naturals in a row (or identical, for a tunnela).
+                if not any(_lays_pure(vec, self.rules.triple) for vec in current):
+                    return None
+            else:
+                pure = self.pure
+                laid = sum(pure.table(current[s], wild_masks[s])[4] for s in range(4))
+                if laid < self.need_pure:
+                    return None
+        table = self.tables.table
+        tabs = (
+            table(current[0], wild_masks[0]),
+            table(current[1], wild_masks[1]),
+            table(current[2], wild_masks[2]),
+            table(current[3], wild_masks[3]),
+        )
+        budget = self.wild_total - set_jokers
+        marriage = self.rules.marriage
+        sums = [_summary(t[budget], marriage) for t in tabs]
+        base = sums[0][1] + sums[1][1] + sums[2][1] + sums[3][1]
+        # What a pure sequence costs on top of each suit's cheapest option without discard.
+        pure_cost = [x[3] - x[1] for x in sums] if need else [0, 0, 0, 0]
+        cheapest_pure = min(pure_cost)
+        if not self.discard_mode:
+            return base + cheapest_pure, tabs
+        # The discard: a spare joker (when any is left), or the natural card of one suit d.
+        extra = cheapest_pure if budget > 0 else _NO_LIMIT
+        for d, (_, m0, m1, _, p1) in enumerate(sums):
+            pick = p1 - m1 if need else 0
+            for s in range(4):
+                if s != d and pure_cost[s] < pick:
+                    pick = pure_cost[s]
+            extra = min(extra, m1 - m0 + pick)
+        return base + extra, tabs
 
     def _hopeless(self, bound: int) -> bool:
         """Nothing scoring ``bound`` or more can win: no better, and above 0 no declaration."""
         return bound > 0 and bound >= self.limit
 
     def _pair(self, first: SuitTable, second: SuitTable) -> _Joined:
-        """Two suits joined, memoised for the hand: set choices that leave two suits alone
-        reuse their pair."""
+        """Two suits joined with every joker the hand has, and grouped by state; memoised for
+        the hand: set choices that leave two suits alone reuse their pair."""
         key = (id(first), id(second))  # the tables outlive the search: they are memoised
         found = self.pairs.get(key)
         if found is None:
-            joined = _combine_pair(first, second, self.wild_total, _NO_LIMIT, self.comb)
+            budget = self.wild_total
+            joined = _combine_pair(first[budget], second[budget], _NO_LIMIT, self.comb)
             by_state: dict[int, list[_Pair]] = {}
             for entry in joined:
                 by_state.setdefault(entry[2], []).append(entry)
             found = self.pairs[key] = (joined, list(by_state.items()))
         return found
 
-    def _without_sets(self, set_jokers: int) -> int:
-        """The least leftover meeting the requirement with no sets, when sets have taken
-        ``set_jokers`` jokers. A leaf whose sets took cards worth X scores at least this less X:
-        turn its sets back into unmelded cards and it is an arrangement without sets."""
-        found = self.without_sets.get(set_jokers)
-        if found is None:
-            left = self._pair(self.base[0], self.base[1])
-            right = self._pair(self.base[2], self.base[3])
-            least = [_NO_LIMIT]  # read by the cut as it falls
-            for lo, *_ in self._join(left[0], right, set_jokers, lambda lo: lo >= least[0]):
-                least[0] = lo
-            found = least[0]
-            self.without_sets[set_jokers] = found
-        return found
+    def _capped_pair(
+        self, first: SuitTable, second: SuitTable, budget: int, cap: int
+    ) -> list[_Pair]:
+        """Two suits joined with ``budget`` jokers, without what scores ``cap`` or more (and
+        more than 0); memoised with its cap (the limit only falls, so a pair stays good for
+        the leaves after)."""
+        key = (id(first), id(second), budget)
+        found = self.capped.get(key)
+        if found is None or found[1] < cap:
+            joined = _combine_pair(first[budget], second[budget], cap, self.comb)
+            self.capped[key] = (joined, cap)
+            return joined
+        return found[0]
 
-    def _admissible(self, a: _Pair, b: _Pair, set_jokers: int) -> int | None:
-        """Spare jokers if the joined entries can stand (one discard when the hand has one more
-        card than it keeps, jokers enough), else None. A discard no suit holds is a spare joker."""
-        d = a[3] + b[3]
-        if d > 1 or (d and not self.discard_mode):
-            return None
-        spare = self.printed - set_jokers - a[1] - b[1]
-        if self.discard_mode and not d:
-            spare -= 1
-        return spare if spare >= 0 else None
+    def _without_sets_all(self) -> list[int]:
+        """For every number of jokers sets may take, the least leftover meeting the requirement
+        with no sets (or a lower bound on it at which everything is hopeless). A leaf whose sets
+        took cards worth X scores at least this less X: turn its sets back into unmelded cards
+        and it is an arrangement without sets. All from one join: an arrangement with ``spare``
+        jokers to spare stands when sets take up to that many. The join stops where nothing
+        improves an entry (at the least leftover that stands with every joker taken) and where
+        no leaf could use it: whatever sets take, the bound is hopeless (the limit only falls)."""
+        most = self.wild_total
+        least = [_NO_LIMIT] * (most + 1)
+        stop = [self.limit + self.open_points[0]]  # read by the join as it falls
+        left = self._pair(self.base[0], self.base[1])
+        right = self._pair(self.base[2], self.base[3])
+        for lo, _, _, _, _, spare in self._join(left[0], right, 0, stop):
+            for j in range(min(spare, most) + 1):
+                least[j] = min(least[j], lo)
+            if spare >= most:
+                stop[0] = lo
+        return [min(lo, stop[0]) for lo in least]
 
     def _leaf(
         self,
@@ -486,20 +643,29 @@ class _SetSearch:
         set_jokers: int,
         extra: int,
         current: Sequence[int],
-        taken: Sequence[int],
+        tabs: Sequence[SuitTable] = (),
     ) -> None:
         order: tuple[int, ...] = (0, 1, 2, 3)
         if chosen:
-            tabs = [self.tables.table(current[s], self.wild_masks[s]) for s in range(4)]
+            if not tabs:
+                tabs = [self.tables.table(current[s], self.wild_masks[s]) for s in range(4)]
             # Pair the suits the sets changed, so the untouched two reuse their memoised pair.
             order = tuple(sorted(range(4), key=lambda s: current[s] == self.suits[s]))
         else:
             tabs = self.base
         first, second, third, fourth = (tabs[s] for s in order)
-        left = self._pair(first, second)[0]
         right = self._pair(third, fourth)
+        if not right[0]:
+            return
+        if chosen:
+            # This pair serves this leaf alone, mostly: drop what cannot beat the limit.
+            budget = self.wild_total - set_jokers
+            left = self._capped_pair(first, second, budget, self.limit - right[0][0][0])
+        else:
+            left = self._pair(first, second)[0]
         marriage = self.rules.marriage
-        for lo, a, b, t, st, spare in self._join(left, right, set_jokers, self._hopeless):
+        stop = [self.limit]
+        for lo, a, b, t, st, spare in self._join(left, right, set_jokers, stop):
             declarable = lo == 0 and (
                 not marriage
                 or spare == 0
@@ -513,65 +679,47 @@ class _SetSearch:
                 picks = tuple(by_order[order.index(s)] for s in range(4))
                 discard_joker = self.discard_mode and not (a[3] + b[3])
                 self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
-                self.limit = min(self.limit, lo)
+                self.limit = stop[0] = min(self.limit, lo)
                 if declarable:
                     return
 
     def _join(
-        self,
-        left: list[_Pair],
-        right: _Joined,
-        set_jokers: int,
-        cut: Callable[[int], bool],
+        self, left: list[_Pair], right: _Joined, set_jokers: int, stop: list[int]
     ) -> Iterator[tuple[int, _Pair, _Pair, int, int, int]]:
         """Pairs of entries of two joined pairs of suits (with t tunnelas of printed jokers) that
         meet the requirement and can stand, as (leftover, left, right, t, state, spare jokers),
-        fewest leftover first within each left entry; ``cut(leftover)`` says where to stop (it
-        is asked again as the caller's best improves)."""
+        fewest leftover first within each left entry, short of ``stop[0]`` (or 0; the caller
+        may lower it as its best improves). An entry stands with jokers enough and one discard
+        when the hand has one more card than it keeps; a discard no suit holds is a spare
+        joker."""
         entries_right, right_states = right
         if not left or not entries_right:
             return
         least_right = entries_right[0][0]
         comb = self.comb
+        discard_mode = self.discard_mode
         for t, t_state, met_with in self.joker_tunnelas:
+            room = self.printed - set_jokers - 3 * t
             for a in left:
-                lo_a, st_a = a[0], a[2]
-                if cut(lo_a + least_right):
+                lo_a, j_a, st_a, d_a = a[0], a[1], a[2], a[3]
+                lo = lo_a + least_right
+                if lo > 0 and lo >= stop[0]:
                     break
                 meets = met_with[st_a]
+                room_a = room - j_a
                 for st_b, entries in right_states:
                     if not meets[st_b]:
                         continue
                     st = comb[comb[st_a][st_b]][t_state]
                     for b in entries:
                         lo = lo_a + b[0]
-                        if cut(lo):
+                        if lo > 0 and lo >= stop[0]:
                             break
-                        spare = self._admissible(a, b, set_jokers + 3 * t)
-                        if spare is not None:
+                        # Tables without a discard have no entry holding one.
+                        d = d_a + b[3]
+                        spare = room_a - b[1] - (discard_mode and d == 0)
+                        if spare >= 0 and d < 2:
                             yield lo, a, b, t, st, spare
-
-    def _dive(self) -> None:
-        """Try the leaf that takes the most cards into sets (what jokers allow) first: in hands
-        dense with sets it is often the best, and a good score early prunes the rest."""
-        current, taken = list(self.suits), [0, 0, 0, 0]
-        chosen: list[tuple[int, _SetChoice]] = []
-        jokers, extra = 0, 1
-        for r, choices in self.set_ranks:
-            pick = max(
-                (c for c in choices if jokers + c.jokers <= self.wild_total),
-                key=lambda c: (sum(c.take), -c.jokers),
-            )
-            if pick is _NO_SETS:
-                continue
-            chosen.append((r, pick))
-            jokers += pick.jokers
-            extra = _add_extras(extra, pick.extra)
-            for s in range(4):
-                current[s] -= pick.take[s] << (2 * r - 2)
-                taken[s] += pick.take[s] * POINTS[r - 1]
-        if chosen:
-            self._leaf(tuple(chosen), jokers, extra, current, taken)
 
     def _walk(
         self,
@@ -579,6 +727,7 @@ class _SetSearch:
         chosen: tuple[tuple[int, _SetChoice], ...],
         jokers: int,
         extra: int,
+        taken_total: int,
         leaves: list[_Leaf],
     ) -> None:
         """Every way to take sets out of the ranks from the i-th on, as leaves with their bound:
@@ -586,49 +735,59 @@ class _SetSearch:
         scores at least the best one without sets (with the jokers its sets took) less the
         points its sets took; and each suit keeps at least its least leftover less what it
         lost."""
-        current, taken = self.current, self.taken
         if self.best is not None and self.best.declarable:
             return
+        without = self.without_sets[jokers] - taken_total
+        limit = self.limit
         # No leaf below can beat the best without sets (fewer jokers only make that better)
         # less all the points sets could still take.
-        if i and self._hopeless(self._without_sets(jokers) - sum(taken) - self.open_points[i]):
+        if i and 0 < without - self.open_points[i] >= limit:
             return
+        current, taken = self.current, self.taken
         if i == len(self.set_ranks):
             if chosen:
-                budget = self.wild_total - jokers
+                tops = self.base_least[self.wild_total - jokers]
                 bound = max(
-                    self._without_sets(jokers) - sum(taken),
-                    sum(max(0, self.base[s][budget][0][0] - taken[s]) for s in range(4)),
+                    without,
+                    max(0, tops[0] - taken[0])
+                    + max(0, tops[1] - taken[1])
+                    + max(0, tops[2] - taken[2])
+                    + max(0, tops[3] - taken[3]),
                 )
-                if self._hopeless(bound):
+                if 0 < bound >= limit:
                     return
-                if self.limit == 0:
+                if limit == 0:
                     # Only a declaration can improve on 0: look at once, stop at the first.
-                    self._leaf(chosen, jokers, extra, current, taken)
+                    refined = self._refine(jokers, current)
+                    if refined is not None and not self._hopeless(refined[0]):
+                        self._leaf(chosen, jokers, extra, current, refined[1])
                 else:
-                    leaves.append((bound, chosen, jokers, extra, tuple(current), tuple(taken)))
+                    leaves.append((bound, chosen, jokers, extra, tuple(current)))
             return
-        r, choices = self.set_ranks[i]
-        points = POINTS[r - 1]
-        one = 1 << (2 * r - 2)
+        r, moves = self.set_ranks[i]
+        room = self.wild_total - jokers
         # Looking for a declaration (nothing else beats 0), bigger sets first: a declaration
         # melds every card.
-        for choice in reversed(choices) if self.limit == 0 else choices:
-            if jokers + choice.jokers > self.wild_total:
+        for choice, take, points in reversed(moves) if limit == 0 else moves:
+            if choice.jokers > room:
                 continue
-            for s in range(4):
-                current[s] -= choice.take[s] * one
-                taken[s] += choice.take[s] * points
+            if choice is _NO_SETS:
+                self._walk(i + 1, chosen, jokers, extra, taken_total, leaves)
+                continue
+            for s, cards, lost in take:
+                current[s] -= cards
+                taken[s] += lost
             self._walk(
                 i + 1,
-                (*chosen, (r, choice)) if choice is not _NO_SETS else chosen,
+                (*chosen, (r, choice)),
                 jokers + choice.jokers,
                 _add_extras(extra, choice.extra),
+                taken_total + points,
                 leaves,
             )
-            for s in range(4):
-                current[s] += choice.take[s] * one
-                taken[s] -= choice.take[s] * points
+            for s, cards, lost in take:
+                current[s] += cards
+                taken[s] -= lost
 
 
 def _build_unmet(
@@ -799,7 +958,7 @@ def _finish(
     # and lay a sequence that turns out pure in its natural order.
     for i, (group, kind) in enumerate(zip(groups, kinds, strict=True)):
         if kind is Kind.IMPURE_SEQUENCE and any(c in wild and c != JOKER_CODE for c in group):
-            kinds[i] = classify(group, wilds, profile)
+            kinds[i] = _classify(group, wilds, profile)
             if kinds[i] is Kind.PURE_SEQUENCE:
                 high = any(c % 13 >= 11 for c in group)  # a queen or king: the ace plays high
                 groups[i] = tuple(sorted(group, key=lambda c: 14 if high and c % 13 == 0 else c))
@@ -819,6 +978,21 @@ def _finish(
         -1 if discard is None else discard,
         two_point or (),
     )
+
+
+_CLASSIFIED: dict[tuple[tuple[int, ...], int, str], Kind] = {}
+_CLASSIFIED_LIMIT: Final = 100_000
+
+
+def _classify(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kind:
+    """:func:`classify`, memoised: the same few groups come back hand after hand."""
+    key = (group, wilds.cut.code, profile.name)  # the cut card fixes the wild cards
+    kind = _CLASSIFIED.get(key)
+    if kind is None:
+        if len(_CLASSIFIED) >= _CLASSIFIED_LIMIT:
+            _CLASSIFIED.clear()
+        kind = _CLASSIFIED[key] = classify(group, wilds, profile)
+    return kind
 
 
 def _identical(codes: list[int], size: int) -> list[tuple[int, ...]]:

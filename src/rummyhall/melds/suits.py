@@ -5,6 +5,9 @@ by the solver before it asks these tables about what is left of each suit. A tab
 Pareto-best *options* for a suit: how many jokers they take from the pool, how they advance the
 declaration requirement, and how many points they leave unmelded. Tables are memoised on the suit's
 card counts packed into an int, so across many hands the same small suits are solved once.
+Where a suit's cards fall apart (two empty positions or more between them) the parts are solved
+alone and put together, so a suit shares the tables of its parts with every other suit that has
+them.
 
 Positions run 1..14 (the ace is 1 or 14). A suit is a tuple of 14 counts, index ``p - 1``, with all
 aces at position 1 on the way in; the table itself decides which aces play high.
@@ -132,13 +135,14 @@ def _leq_table(rules: SuitRules) -> tuple[tuple[bool, ...], ...]:
     return table
 
 
-def _pareto(options: list[Option], rules: SuitRules) -> tuple[Option, ...]:
+def _pareto(
+    options: list[Option], leq: tuple[tuple[bool, ...], ...], marriage: bool
+) -> tuple[Option, ...]:
     """Drop options another option beats on every count: no more leftover, a state at least as
-    good, the same discard, an absorber if it has one, and no more jokers. In Marriage a spare joker
-    must be melded somewhere, so fewer jokers only wins with an absorber to put the rest in."""
-    options.sort(key=lambda o: (o[0], o[1], -o[4]))
-    leq = _leq_table(rules)
-    strict_jokers = rules.marriage
+    good (``leq``), the same discard, an absorber if it has one, and no more jokers. In Marriage
+    a spare joker must be melded somewhere, so fewer jokers only wins with an absorber to put the
+    rest in. (A better state is a larger number too, so it sorts first among equals.)"""
+    options.sort(key=lambda o: (o[0], o[1], -o[4], -o[2]))
     kept: tuple[list[Option], list[Option]] = ([], [])
     out: list[Option] = []
     for o in options:
@@ -146,35 +150,11 @@ def _pareto(options: list[Option], rules: SuitRules) -> tuple[Option, ...]:
         beaten_by = leq[st]
         for k in kept[d]:  # kept ones have no more leftover
             kj, kab = k[1], k[4]
-            if (
-                kab >= ab
-                and beaten_by[k[2]]
-                and (kj == j or (kj < j and (kab or not strict_jokers)))
-            ):
+            if kab >= ab and beaten_by[k[2]] and (kj == j or (kj < j and (kab or not marriage))):
                 break
         else:
             kept[d].append(o)
             out.append(o)
-    return tuple(out)
-
-
-def _frontier(best: dict[int, Option], marriage: bool) -> tuple[Option, ...]:
-    """The cheap half of :func:`_pareto`, for the inner nodes of the search: among options with
-    the same state, discard and absorber (``key >> 8``), drop those with more jokers (``key &
-    255``) and no less leftover. The full comparison across states is left to the table. In
-    Marriage a spare joker needs an absorber, so without one fewer jokers do not dominate."""
-    if len(best) < 3:
-        return tuple(best.values())
-    out: list[Option] = []
-    group = -1
-    floor = 0
-    for key in sorted(best):
-        o = best[key]
-        if key >> 8 != group:
-            group, floor = key >> 8, o[0] + 1
-        if o[0] < floor or (marriage and not o[4]):
-            out.append(o)
-            floor = min(floor, o[0])
     return tuple(out)
 
 
@@ -194,7 +174,7 @@ def count(vec: int, position: int) -> int:
     return (vec >> (2 * position - 2)) & 3
 
 
-_LOW_BITS: Final = sum(1 << (2 * i) for i in range(14))
+LOW_BITS: Final = sum(1 << (2 * i) for i in range(14))
 Window = tuple[int, int, int, int, int]
 """A sequence to lay: (packed naturals used, jokers, requirement state, absorber, packed meld)."""
 
@@ -248,14 +228,20 @@ class SuitSolver:
     """Per-suit tables for one rule set, joker limit and discard mode, memoised on the counts.
 
     ``jmax`` is the most jokers a suit may take from the pool (the hand's wild cards); ``discard``
-    lets one unmelded natural card be the hand's discard. Suits are packed ints (:func:`pack`)."""
+    lets one unmelded natural card be the hand's discard. Suits are packed ints (:func:`pack`).
+    An option may take more jokers than a given hand can afford (the solver checks the pool over
+    all four suits), but every arrangement that takes at most ``jmax`` has an option as good: no
+    part of it takes more than the whole, so cutting parts at ``jmax`` loses none of them."""
 
     def __init__(self, rules: SuitRules, jmax: int, discard: bool) -> None:
         self.rules = rules
         self.jmax = jmax
         self.discard = discard
         self.comb = combine_table(rules)
+        self._leq = _leq_table(rules)
         self._memo: dict[int, tuple[Option, ...]] = {}
+        # A solver for more jokers whose results serve too, less what takes more than jmax.
+        self.fallback: SuitSolver | None = None
         self._tables: dict[tuple[int, int], SuitTable] = {}
         self._windows: dict[tuple[int, int], tuple[Window, ...]] = {}
         self._triple = meld_state(rules, True, 3, tunnela=True) if rules.triple else 0
@@ -268,102 +254,238 @@ class SuitSolver:
         if cached is not None:
             return cached
         aces = ranks & 3
-        wmask = wild_ranks | ((wild_ranks >> 1 & 1) << 14)  # a wild ace stays wild played high
+        # The wild positions in the packed layout (bit 2(p - 1)); a wild ace stays wild played high.
+        wild = 0
+        while wild_ranks:
+            bit = wild_ranks & -wild_ranks
+            wild |= 1 << (2 * bit.bit_length() - 4)
+            wild_ranks ^= bit
+        wild |= (wild & 1) << 26
         options: list[Option] = []
         for high in range(aces + 1):
-            options.extend(self._search(ranks - high + (high << 26), wmask))
-        kept = _pareto(options, self.rules)
-        ordered = sorted(kept, key=lambda o: o[:5])
+            vec = ranks - high + (high << 26)
+            options.extend(self._search(vec, wild & (vec | vec >> 1)))
+        ordered = tuple(
+            sorted(_pareto(options, self._leq, self.rules.marriage), key=lambda o: o[:5])
+        )
+        most = max(o[JOKERS] for o in ordered)
         result = tuple(
-            tuple(o for o in ordered if o[JOKERS] <= budget) for budget in range(self.jmax + 1)
+            ordered if budget >= most else tuple(o for o in ordered if o[JOKERS] <= budget)
+            for budget in range(self.jmax + 1)
         )
         self._tables[key] = result
         return result
 
-    def _search(self, vec: int, wmask: int) -> tuple[Option, ...]:
-        """Options for the packed cards ``vec`` (positions 1..14), wild positions the ``wmask``
-        bits: the lowest card is left over, given to the pool if wild, discarded, or starts a
-        meld."""
-        key = vec << 15 | wmask
+    def _search(self, vec: int, wild: int) -> tuple[Option, ...]:
+        """Options for the packed cards ``vec`` (positions 1..14) whose wild positions are the
+        ``wild`` bits (packed layout, only positions ``vec`` holds, so that the memo is shared by
+        every suit with the same cards). The lowest card is left over, given to the pool if wild,
+        discarded, or starts a meld; or, where the cards fall apart, the parts are solved alone."""
+        key = vec << 28 | wild
         cached = self._memo.get(key)
         if cached is not None:
             return cached
+        if self.fallback is not None:
+            cached = self.fallback._memo.get(key)
+            if cached is not None:
+                jmax = self.jmax
+                result = tuple(o for o in cached if o[1] <= jmax)
+                self._memo[key] = result
+                return result
         if not vec:
             self._memo[key] = _EMPTY
             return _EMPTY
+        held = (vec | vec >> 1) & LOW_BITS
+        # Positions a held with a + 1 and a + 2 empty (the highest held one trivially).
+        gaps = held & ~(held >> 2) & ~(held >> 4)
+        gaps ^= 1 << (held.bit_length() - 1)
+        if gaps:
+            result = self._split(vec, wild, (gaps & -gaps) << 2)
+        else:
+            result = self._lay_lowest(vec, wild)
+        self._memo[key] = result
+        return result
+
+    def _lay_lowest(self, vec: int, wild: int) -> tuple[Option, ...]:
         low = (vec & -vec).bit_length() + 1 >> 1
         shift = 2 * low - 2
         one = 1 << shift
-        rules, jmax, comb, memo = self.rules, self.jmax, self.comb, self._memo
-        # Each move: (cards left, jokers taken, state added, discard, absorber, points, meld).
-        moves: list[tuple[int, int, int, int, int, int, int]] = []
-        if wmask >> low & 1:
-            moves.append((vec - one, -1, 0, 0, 0, 0, 0))  # a wild card not used as itself: pool
+        jmax, comb, memo = self.jmax, self.comb, self._memo
+        # Per (state, discard, absorber, jokers) the option with the least leftover; the
+        # Pareto-best of those are kept (also at inner nodes: every option above would grow
+        # from a beaten one into one beaten the same way). The first move maps the options of
+        # what is left one to one (they have different keys already).
+        rest = vec - one
+        rest_wild = wild & (rest | rest >> 1)
+        sub = memo.get(rest << 28 | rest_wild)
+        if sub is None:
+            sub = self._search(rest, rest_wild)
+        best: dict[int, Option]
+        if wild >> shift & 1:  # a wild card not used as itself goes to the pool
+            best = {
+                (st << 3 | d << 1 | ab) << 8 | (j + 63): (lo, j - 1, st, d, ab, w)
+                for lo, j, st, d, ab, w in sub
+            }
         else:
-            moves.append((vec - one, 0, 0, 0, 0, POINTS[low - 1], 0))
+            points = POINTS[low - 1]
+            best = {
+                (st << 3 | d << 1 | ab) << 8 | (j + 64): (lo + points, j, st, d, ab, w)
+                for lo, j, st, d, ab, w in sub
+            }
             if self.discard:
-                moves.append((vec - one, 0, 0, 1, 0, 0, pack_meld("D", low, 0, 0)))
-        ahead = ((vec | vec >> 1) & _LOW_BITS) >> (shift + 2) & 0x3FF
+                meld = pack_meld("D", low, 0, 0)
+                for lo, j, st, d, ab, w in sub:
+                    if not d:
+                        k = (st << 3 | 2 | ab) << 8 | (j + 64)
+                        old = best.get(k)
+                        if old is None or lo < old[0]:
+                            best[k] = (lo, j, st, 1, ab, w << 15 | meld)
+        ahead = ((vec | vec >> 1) & LOW_BITS) >> (shift + 2) & 0x3FF
         wkey = (low, ahead)
         windows = self._windows.get(wkey)
         if windows is None:
-            windows = self._windows[wkey] = _make_windows(low, ahead, rules)
-        for used, jokers, state, absorber, meld in windows:
-            if jokers <= jmax:  # jmax is at least the hand's whole joker pool
-                moves.append((vec - used, jokers, state, 0, absorber, 0, meld))
+            windows = self._windows[wkey] = _make_windows(low, ahead, self.rules)
+        moves: list[tuple[int, int, int, int, int]] = list(windows)
         if self._triple and (vec >> shift) & 3 >= 3:
-            moves.append((vec - 3 * one, 0, self._triple, 0, 0, 0, pack_meld("T", low, 3, 0)))
-        # Per key (see _frontier) the option with the least leftover.
-        best: dict[int, Option] = {}
-        for rest, dj, dstate, dd, dab, dlo, meld in moves:
-            sub = memo.get(rest << 15 | wmask)
+            moves.append((3 * one, 0, self._triple, 0, pack_meld("T", low, 3, 0)))
+        for used, dj, dstate, dab, meld in moves:
+            room = jmax - dj
+            if room < 0:
+                continue  # jmax is at least the hand's whole joker pool
+            rest = vec - used
+            rest_wild = wild & (rest | rest >> 1)
+            sub = memo.get(rest << 28 | rest_wild)
             if sub is None:
-                sub = self._search(rest, wmask)
-            for lo, jokers, state, disc, ab, w in sub:
-                jokers += dj
-                disc += dd
+                sub = self._search(rest, rest_wild)
+            add = comb[dstate]  # the state tables are symmetric
+            for lo, j, st, d, ab, w in sub:
+                if j > room:
+                    continue
+                j += dj
+                st = add[st]
+                ab |= dab
+                k = (st << 3 | d << 1 | ab) << 8 | (j + 64)
+                old = best.get(k)
+                if old is None or lo < old[0]:
+                    best[k] = (lo, j, st, d, ab, w << 15 | meld)
+        return _pareto(list(best.values()), self._leq, self.rules.marriage)
+
+    def _split(self, vec: int, wild: int, cut: int) -> tuple[Option, ...]:
+        """Options for cards that fall apart below bit ``cut``: the lower part holds a highest
+        card at a, and the upper part nothing below a + 3. A sequence that takes cards of both
+        parts must lay jokers at a + 1 and a + 2 and span a and the upper part's lowest card b;
+        at most 5 (6) cards long, it has its lowest natural card at b - 4 (b - 5) or above. So
+        the options are those of the parts solved alone, put together, and those of each such
+        sequence with the options of the cards it leaves (which fall apart in turn). The parts
+        are memoised on their own, so they serve every suit that has them."""
+        lower = vec & (cut - 1)
+        upper = vec - lower
+        jmax, comb, memo = self.jmax, self.comb, self._memo
+        best: dict[int, Option] = {}
+        first = self._search(lower, wild & (lower | lower >> 1))
+        second = self._search(upper, wild & (upper | upper >> 1))
+        for lo1, j1, st1, d1, ab1, w1 in first:
+            row = comb[st1]
+            # Witnesses are 15-bit melds, none zero: the second's go above the first's.
+            above = 15 * ((w1.bit_length() + 14) // 15)
+            for lo2, j2, st2, d2, ab2, w2 in second:
+                jokers = j1 + j2
+                disc = d1 + d2
                 if jokers > jmax or disc > 1:
                     continue
-                if dstate:
-                    state = comb[state][dstate]
-                ab |= dab
-                lo += dlo
+                state = row[st2]
+                ab = ab1 | ab2
+                lo = lo1 + lo2
                 k = (state << 3 | disc << 1 | ab) << 8 | (jokers + 64)
                 old = best.get(k)
                 if old is None or lo < old[0]:
-                    best[k] = (lo, jokers, state, disc, ab, w << 15 | meld if meld else w)
-        result = _frontier(best, rules.marriage)
-        self._memo[key] = result
-        return result
+                    best[k] = (lo, jokers, state, disc, ab, w1 | w2 << above)
+        rules = self.rules
+        a = lower.bit_length() + 1 >> 1
+        b = (upper & -upper).bit_length() + 1 >> 1
+        limit = jmax if rules.max_jokers is None else min(jmax, rules.max_jokers)
+        if b - a - 1 <= limit and b - a + 1 <= rules.max_length:
+            upper_bits = -(1 << (2 * b - 2))  # a crossing window uses a natural at b or above
+            for low in range(max(1, b - rules.max_length + 1), a + 1):
+                shift = 2 * low - 2
+                if not (vec >> shift) & 3:
+                    continue
+                ahead = ((vec | vec >> 1) & LOW_BITS) >> (shift + 2) & 0x3FF
+                wkey = (low, ahead)
+                windows = self._windows.get(wkey)
+                if windows is None:
+                    windows = self._windows[wkey] = _make_windows(low, ahead, rules)
+                for used, dj, dstate, dab, meld in windows:
+                    if dj > jmax or not used & upper_bits:
+                        continue
+                    rest = vec - used
+                    rest_wild = wild & (rest | rest >> 1)
+                    sub = memo.get(rest << 28 | rest_wild)
+                    if sub is None:
+                        sub = self._search(rest, rest_wild)
+                    for lo, jokers, state, disc, ab, w in sub:
+                        jokers += dj
+                        if jokers > jmax:
+                            continue
+                        state = comb[state][dstate]
+                        ab |= dab
+                        k = (state << 3 | disc << 1 | ab) << 8 | (jokers + 64)
+                        old = best.get(k)
+                        if old is None or lo < old[0]:
+                            best[k] = (lo, jokers, state, disc, ab, w << 15 | meld)
+        return _pareto(list(best.values()), self._leq, rules.marriage)
 
 
 _SOLVERS: dict[tuple[SuitRules, bool], dict[int, SuitSolver]] = {}
 
 
+BIG_SUIT: Final = 6
+"""Suits of this many cards or more are rarely met twice (most of their tables are built for
+one hand), and a table costs more the more jokers it provides for: see :class:`SuitTables`."""
+
+
+def card_count(ranks: int) -> int:
+    """The number of cards of a packed suit."""
+    return (ranks & LOW_BITS).bit_count() + 2 * (ranks >> 1 & LOW_BITS).bit_count()
+
+
 class SuitTables:
-    """Where a hand gets its suit tables: from the solver for its own number of wild cards, or
-    from any memoised table built for more (a superset of the options, so just as exact)."""
+    """Where a hand with ``jokers`` wild cards gets its suit tables. Small suits come back hand
+    after hand: their tables are built for ``shared`` jokers (or more), so that every hand with
+    no more wild cards shares them. Big suits (:data:`BIG_SUIT`) are built for the hand's own
+    wild cards, which is cheaper. Any memoised table built for at least the hand's wild cards
+    serves too (a superset of the options, so just as exact)."""
 
-    __slots__ = ("_larger", "_own")
+    __slots__ = ("_exact", "_others", "_shared")
 
-    def __init__(self, rules: SuitRules, jmax: int, discard: bool) -> None:
+    def __init__(self, rules: SuitRules, jokers: int, discard: bool, shared: int) -> None:
         by_jokers = _SOLVERS.setdefault((rules, discard), {})
-        own = by_jokers.get(jmax)
-        if own is None:
-            own = by_jokers[jmax] = SuitSolver(rules, jmax, discard)
-        self._own = own
-        self._larger = [by_jokers[k]._tables for k in sorted(by_jokers) if k > jmax]
+        for jmax in (jokers, max(jokers, shared)):
+            if jmax not in by_jokers:
+                by_jokers[jmax] = SuitSolver(rules, jmax, discard)
+        self._exact = by_jokers[jokers]
+        self._shared = by_jokers[max(jokers, shared)]
+        if self._exact is not self._shared:
+            # Most of what a big suit leaves after its lowest cards is small, and solved already.
+            self._exact.fallback = self._shared
+        self._others = [
+            by_jokers[k]._tables
+            for k in sorted(by_jokers)
+            if k >= jokers and by_jokers[k] is not self._shared
+        ]
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
         key = (ranks, wild_ranks)
-        found = self._own._tables.get(key)
+        found = self._shared._tables.get(key)
         if found is not None:
             return found
-        for tables in self._larger:
+        for tables in self._others:
             found = tables.get(key)
             if found is not None:
                 return found
-        return self._own.table(ranks, wild_ranks)
+        if card_count(ranks) >= BIG_SUIT:
+            return self._exact.table(ranks, wild_ranks)
+        return self._shared.table(ranks, wild_ranks)
 
 
 PureSummary = tuple[int, Witness, int, Witness, int]
