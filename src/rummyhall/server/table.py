@@ -375,13 +375,7 @@ class TableActor:
                     "insufficient_chips", f"you need {room.min_stack} chips to sit here"
                 )
             amount = min(wanted, wallet)
-            await ledger.transfer(
-                session,
-                f"table:{table_id}:seq:{seq}",
-                [(f"player:{account_id}", -amount), (f"table:{table_id}:seat:{seat}", amount)],
-                kind="buy_in",
-                memo={"table": table_id, "seq": seq},
-            )
+            await _wallet_to_seat(session, table_id, seq, account_id, seat, amount, "buy_in")
             body["buy_in"] = amount
             return amount
 
@@ -444,13 +438,7 @@ class TableActor:
             wallet = await ledger.balance(session, f"player:{account_id}")
             amount = min(wanted, wallet)
             if amount > 0:
-                await ledger.transfer(
-                    session,
-                    f"table:{table_id}:seq:{seq}",
-                    [(f"player:{account_id}", -amount), (f"table:{table_id}:seat:{seat}", amount)],
-                    kind="top_up",
-                    memo={"table": table_id, "seq": seq},
-                )
+                await _wallet_to_seat(session, table_id, seq, account_id, seat, amount, "top_up")
             body["chips"] = amount
             return amount
 
@@ -846,6 +834,25 @@ class BotSeats(Protocol):
     async def take(self, chips: int) -> Occupant: ...
 
     def release(self, account_id: int) -> None: ...
+
+
+async def _wallet_to_seat(
+    session: AsyncSession,
+    table_id: int,
+    seq: int,
+    account_id: int,
+    seat: int,
+    amount: int,
+    kind: str,
+) -> None:
+    """Move chips from a player's wallet to their seat, keyed by the log entry it goes with."""
+    await ledger.transfer(
+        session,
+        f"table:{table_id}:seq:{seq}",
+        [(f"player:{account_id}", -amount), (f"table:{table_id}:seat:{seat}", amount)],
+        kind=kind,
+        memo={"table": table_id, "seq": seq},
+    )
 
 
 def _event_json(event: Event) -> JSON:
