@@ -147,6 +147,23 @@ async def test_timeouts_play_on_for_an_absent_player(tmp_path: Path, db_url: str
     assert report.problems == []
 
 
+async def test_messages_carry_the_server_clock_for_deadlines(tmp_path: Path, db_url: str) -> None:
+    """Deadlines are on the server's clock; each message says what that clock read."""
+    clock = FakeClock()
+    clock.advance(1_795_000_000_000)
+    settings = fast_settings(tmp_path, db_url, next_game_ms=3_600_000)
+    async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
+        await client.guest()
+        table, _ = await client.quick_seat(PATTI)
+        actor = server.hub.table(table)
+        await settle(server.hub, lambda hub: actor.game is not None and actor.game.log)
+        await client.connect()
+        snapshot = await client.watch(table)
+        assert snapshot["now"] == clock.now()
+        deadlines = [a["deadline"] for a in snapshot["view"]["awaited"]]
+        assert deadlines and all(d > snapshot["now"] for d in deadlines)
+
+
 async def test_leaving_during_a_game_takes_effect_after_it(tmp_path: Path, db_url: str) -> None:
     clock = FakeClock()
     settings = fast_settings(tmp_path, db_url, next_game_ms=1_000)

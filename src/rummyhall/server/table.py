@@ -808,6 +808,9 @@ class TableActor:
             "seq": self.seq,
             "step": 0 if game is None else len(game.log),
             "you": seat,
+            # The server's clock (ms) when the message was made: deadlines in the view are on
+            # this clock, so a client times them against it, not against its own clock.
+            "now": self.clock.now(),
             "info": info,
             "events": [_event_json(e) for e in events if e.visible_to(player)],
             "view": view,
