@@ -175,6 +175,26 @@ async def test_one_seat_for_many_at_once(server: Running) -> None:
     assert report.problems == []
 
 
+async def test_a_crowd_quick_seats_at_once(server: Running) -> None:
+    """Many players press quick-seat in the same instant: every one of them gets a seat, and the
+    crowd fills tables one after another instead of racing for the same seat."""
+    clients = [RoomClient(server.url) for _ in range(18)]
+    try:
+        for client in clients:
+            await client.guest()
+        seats = await asyncio.gather(*(c.quick_seat("patti-10-4p") for c in clients))
+        by_table: dict[int, list[int]] = {}
+        for table, seat in seats:
+            by_table.setdefault(table, []).append(seat)
+        assert sorted(len(s) for s in by_table.values()) == [2, 4, 4, 4, 4]
+        assert all(len(set(s)) == len(s) for s in by_table.values())
+    finally:
+        for client in clients:
+            await client.close()
+    report = await audit_database(server.app.state.settings.database_url)
+    assert report.problems == []
+
+
 async def test_the_same_chips_cannot_be_spent_twice(server: Running) -> None:
     """A player whose wallet covers one buy-in tries to sit at many tables at once."""
     async with RoomClient(server.url) as rich, RoomClient(server.url) as player:

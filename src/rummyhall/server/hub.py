@@ -114,6 +114,11 @@ class Hub:
         self.bots = BotPool(db, self.writer)
         self.tables: dict[int, TableActor] = {}
         self._creating = asyncio.Lock()
+        # Quick-seat: choosing a table is serialised per room, and seats promised to requests
+        # still on their way to the table count as taken, so a crowd arriving at once spreads
+        # over tables instead of all racing for the same last seat.
+        self._choosing: dict[str, asyncio.Lock] = {}
+        self._promised: dict[int, int] = {}
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -211,28 +216,35 @@ class Hub:
         """Sit the player at a public table of the room with a free seat, preferring tables with
         people waiting; create one if there is none. Returns (table, seat)."""
         room = self.room(room_key)
+        choosing = self._choosing.setdefault(room.key, asyncio.Lock())
         for _ in range(5):
-            candidates = sorted(
-                (
-                    actor
-                    for actor in self.tables.values()
-                    if actor.room.key == room.key
-                    and not actor.private
-                    and not actor.closed
-                    and len(actor.seats) < room.seats
-                ),
-                key=lambda actor: (-actor.humans(), actor.id),
-            )
-            for actor in candidates:
-                if actor.seat_of(account_id) is not None:
-                    return actor.id, int(actor.seat_of(account_id) or 0)
-            actor = candidates[0] if candidates else await self.create_table(room.key)
+            async with choosing:
+                candidates = sorted(
+                    (
+                        actor
+                        for actor in self.tables.values()
+                        if actor.room.key == room.key
+                        and not actor.private
+                        and not actor.closed
+                        and len(actor.seats) + self._promised.get(actor.id, 0) < room.seats
+                    ),
+                    key=lambda actor: (-actor.humans(), actor.id),
+                )
+                for actor in candidates:
+                    if actor.seat_of(account_id) is not None:
+                        return actor.id, int(actor.seat_of(account_id) or 0)
+                actor = candidates[0] if candidates else await self.create_table(room.key)
+                self._promised[actor.id] = self._promised.get(actor.id, 0) + 1
             try:
                 seat: int = await actor.call(partial(actor.sit, account_id, name))
             except RoomError as error:
                 if error.code in ("table_full", "seat_taken", "table_closed"):
-                    continue  # someone was quicker: look again
+                    continue  # someone sat there directly: look again
                 raise
+            finally:
+                left = self._promised.pop(actor.id) - 1
+                if left:
+                    self._promised[actor.id] = left
             return actor.id, seat
         raise RoomError("busy", "the room is busy; try again", 503)
 
