@@ -100,11 +100,16 @@ def echo_baseline(count: int = 2000) -> list[float]:
 # --- the bot clients -----------------------------------------------------------------------------
 
 
-async def _player(url: str, number: int, stop_at: float, results: dict[str, Any]) -> None:
+async def _player(
+    url: str, number: int, stop_at: float, think: float, results: dict[str, Any]
+) -> None:
+    import random
+
     from rummyhall.bots.patti import PattiBot
     from rummyhall.client import ClientError, RoomClient
 
     bot = PattiBot(seed=number)
+    pace = random.Random(number)
     async with RoomClient(url) as client:
         await client.guest()
         table, _ = await client.quick_seat(ROOM)
@@ -125,6 +130,12 @@ async def _player(url: str, number: int, stop_at: float, results: dict[str, Any]
             action = bot.act(view)
             if action is None:
                 continue
+            if think > 0:
+                # A person takes a moment before acting; if the table moved on meanwhile (a
+                # timeout, a leave), look again.
+                await asyncio.sleep(think * pace.uniform(0.5, 1.5))
+                if not feed.empty():
+                    continue
             start = time.perf_counter()
             try:
                 await client.act(table, action)
@@ -136,22 +147,34 @@ async def _player(url: str, number: int, stop_at: float, results: dict[str, Any]
 
 
 def _client_process(
-    url: str, first: int, count: int, start_at: float, stop_at: float, out: Any
+    url: str, first: int, count: int, start_at: float, stop_at: float, think: float, out: Any
 ) -> None:
     async def main() -> dict[str, Any]:
         results: dict[str, Any] = {"messages": 0, "actions": 0, "latency": [], "errors": {}}
+
+        async def cpu_in_window() -> None:
+            await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+            before = time.process_time()
+            await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+            results["cpu"] = time.process_time() - before
+
+        meter = asyncio.create_task(cpu_in_window())
         # Connect gradually, then play until the end.
         tasks = []
         for n in range(first, first + count):
-            tasks.append(asyncio.create_task(_player(url, n, stop_at, results)))
+            tasks.append(asyncio.create_task(_player(url, n, stop_at, think, results)))
             await asyncio.sleep(max(0.0, (start_at - time.monotonic()) / max(1, first + count - n)))
         done = await asyncio.gather(*tasks, return_exceptions=True)
         failures = [repr(d) for d in done if isinstance(d, BaseException)]
         results["failures"] = failures[:5]
         results["failed"] = len(failures)
+        await meter
         return results
 
-    results = asyncio.run(main())
+    # The same event loop the server runs on (uvicorn picks uvloop when it is installed).
+    import uvloop
+
+    results = uvloop.run(main())
     out.put(results)
 
 
@@ -163,6 +186,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--ramp", type=float, default=60, help="seconds to connect everyone")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=400,
+        help="mean time a player thinks before acting (uniform over 0.5x..1.5x); 0 = act at once",
+    )
     parser.add_argument("--url", help="use a server already running here (for profiling it)")
     args = parser.parse_args()
 
@@ -194,7 +223,15 @@ def main() -> int:
         procs = [
             multiprocessing.Process(
                 target=_client_process,
-                args=(url, i * share, min(share, players - i * share), start_at, stop_at, queue),
+                args=(
+                    url,
+                    i * share,
+                    min(share, players - i * share),
+                    start_at,
+                    stop_at,
+                    args.think_ms / 1000,
+                    queue,
+                ),
             )
             for i in range(args.procs)
         ]
@@ -225,7 +262,7 @@ def main() -> int:
     e50, e99 = statistics.median(echo) * 1000, percentile(echo, 0.99) * 1000
     print(f"load: {args.tables} Patti tables x {SEATS} players = {args.tables * SEATS} "
           f"connections, {args.procs} client processes, {window:.0f} s measured after a "
-          f"{args.ramp:.0f} s ramp")  # fmt: skip
+          f"{args.ramp:.0f} s ramp; players think {args.think_ms:.0f} ms on average")  # fmt: skip
     print(f"  accepted actions/s (server, all tables): {rate:,.0f}   target >= 1,000: "
           f"{'met' if rate >= 1000 else 'MISSED'}")  # fmt: skip
     print(
@@ -239,6 +276,11 @@ def main() -> int:
         per_action = (cpu_after - cpu_before) / (after - before) * 1000
         print(f"  server CPU per accepted action: {per_action:.2f} ms "
               f"(a bound of {1000 / per_action:,.0f} actions/s on one free core)")  # fmt: skip
+        client_cpu = sum(r.get("cpu", 0.0) for r in results)
+        busy = (cpu_after - cpu_before + client_cpu) / window
+        print(f"  client processes' CPU per accepted action: "
+              f"{client_cpu / (after - before) * 1000:.2f} ms; cores busy with server and "
+              f"clients: {busy:.2f} of {os.cpu_count()}")  # fmt: skip
     if errors:
         print(f"  refused: {errors}")
     if failed:

@@ -53,11 +53,12 @@ async def play_one_game(url: str, room_key: str, game: str, seed: int) -> None:
             entry["deal"] for entry in record["actions"] if "server_seed" in entry.get("deal", {})
         ][-1]
         fair = FairDeal(bytes.fromhex(deal["server_seed"]), deal["client_seed"], deal["nonce"])
-        published = [m["info"]["fair"] for m in client.received if m["info"]["fair"] is not None]
+        frames = [m for m in client.received if m["type"] in ("snapshot", "update", "closed")]
+        published = [m["info"]["fair"] for m in frames if m["info"]["fair"] is not None]
         assert fair.commitment in {f["commitment"] for f in published}
 
         # No frame this player received showed a card its seat may not see.
-        for message in client.received:
+        for message in frames:
             view = message["view"]
             if view is None or message["info"]["game_no"] != final["info"]["game_no"]:
                 continue

@@ -147,6 +147,41 @@ async def test_timeouts_play_on_for_an_absent_player(tmp_path: Path, db_url: str
     assert report.problems == []
 
 
+async def test_an_action_is_answered_by_its_update(tmp_path: Path, db_url: str) -> None:
+    """A connection watching the table gets one message for its action: the update, carrying
+    the action's cid; another connection of the same player gets the update without it; a
+    connection that does not watch the table gets an ack."""
+    settings = fast_settings(tmp_path, db_url, next_game_ms=0)
+    async with running(settings) as server, RoomClient(server.url) as client:
+        await client.guest()
+        table, _ = await client.quick_seat(POINTS_2P)
+        other = RoomClient(server.url)
+        other.http.cookies = client.http.cookies
+        try:
+            await client.connect()
+            await other.connect()
+            other.keep_received = client.keep_received = True
+            await other.watch(table)
+            await client.watch(table)
+            await my_turn(client, table, server)
+            seq = await client.act(table, "draw closed", cid="draw-1")
+            answers = [m for m in client.received if m.get("cid") == "draw-1"]
+            assert [(m["type"], m["seq"]) for m in answers] == [("update", seq)]
+            assert answers[0]["view"]["drawn"] is True
+            mirrored = await other.wait_for(table, lambda m: m["seq"] >= seq)
+            assert mirrored["seq"] == seq and "cid" not in mirrored
+            # Not watching: the answer is an ack.
+            await client.send_raw(f'{{"type": "unwatch", "table": {table}}}')
+            await client.send({"type": "ping"})  # handled in order: the unwatch is done
+            state = await my_turn(other, table, server)
+            discard = state["view"]["hand"][0]
+            seq = await client.act(table, f"discard {discard}", cid="discard-1")
+            answers = [m for m in client.received if m.get("cid") == "discard-1"]
+            assert [(m["type"], m["seq"]) for m in answers] == [("ack", seq)]
+        finally:
+            await other.close()
+
+
 async def test_messages_carry_the_server_clock_for_deadlines(tmp_path: Path, db_url: str) -> None:
     """Deadlines are on the server's clock; each message says what that clock read."""
     clock = FakeClock()

@@ -55,13 +55,15 @@ class RoomClient:
         self.tables: dict[int, JSON] = {}
         """The last snapshot or update of each watched table."""
         self.received: list[JSON] = []
-        """Every table message received, in order (tests inspect them)."""
+        """Every message received, in order, when ``keep_received`` (tests inspect them)."""
         self.keep_received = False
         self._socket: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._pending: dict[str, asyncio.Future[JSON]] = {}
         self._feeds: dict[int, asyncio.Queue[JSON]] = {}
-        self._changed = asyncio.Condition()
+        # Coroutines in wait_for(), woken after each message (cheaper than a Condition, whose
+        # lock would be taken for every message even when nobody waits).
+        self._waiters: set[asyncio.Future[None]] = set()
         self.closed_reason: str | None = None
 
     async def __aenter__(self) -> RoomClient:
@@ -119,6 +121,8 @@ class RoomClient:
             additional_headers=headers,
             origin=None if self.origin is None else Origin(self.origin),
             max_size=2**22,
+            # The server pings every connection; pinging it back would double that traffic.
+            ping_interval=None,
         )
         self._reader = asyncio.create_task(self._read())
 
@@ -129,7 +133,8 @@ class RoomClient:
                 message: JSON = orjson.loads(text)
                 kind = message.get("type")
                 cid = message.get("cid")
-                if kind in ("ack", "error", "pong") and cid in self._pending:
+                # An update carrying our cid is the answer to the action that caused it.
+                if cid is not None and cid in self._pending:
                     future = self._pending.pop(cid)
                     if not future.done():
                         future.set_result(message)
@@ -138,12 +143,10 @@ class RoomClient:
                     feed = self._feeds.get(int(message["table"]))
                     if feed is not None:
                         feed.put_nowait(message)
-                    if self.keep_received:
-                        self.received.append(message)
-                elif kind == "error" and cid is None and self.keep_received:
+                if self.keep_received:
                     self.received.append(message)
-                async with self._changed:
-                    self._changed.notify_all()
+                if self._waiters:
+                    self._wake()
         except Exception as error:  # the connection went away
             self.closed_reason = repr(error)
         finally:
@@ -152,8 +155,7 @@ class RoomClient:
                 if not future.done():
                     future.set_exception(ClientError("disconnected", self.closed_reason))
             self._pending.clear()
-            async with self._changed:
-                self._changed.notify_all()
+            self._wake()
 
     async def send(self, message: JSON) -> JSON:
         """Send a message and wait for its answer (ack, error or pong)."""
@@ -163,7 +165,7 @@ class RoomClient:
         future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self._pending[cid] = future
         try:
-            await self._socket.send(json.dumps(message))
+            await self._socket.send(orjson.dumps(message).decode())
             answer = await asyncio.wait_for(future, 30)
         finally:
             self._pending.pop(cid, None)
@@ -204,16 +206,26 @@ class RoomClient:
         """Wait until the table's latest message satisfies ``predicate``; return it."""
 
         async def wait() -> JSON:
-            async with self._changed:
-                while True:
-                    latest = self.tables.get(table)
-                    if latest is not None and predicate(latest):
-                        return latest
-                    if self.closed_reason is not None:
-                        raise ClientError("disconnected", self.closed_reason)
-                    await self._changed.wait()
+            while True:
+                latest = self.tables.get(table)
+                if latest is not None and predicate(latest):
+                    return latest
+                if self.closed_reason is not None:
+                    raise ClientError("disconnected", self.closed_reason)
+                woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                self._waiters.add(woken)
+                try:
+                    await woken
+                finally:
+                    self._waiters.discard(woken)
 
         return await asyncio.wait_for(wait(), timeout)
+
+    def _wake(self) -> None:
+        for woken in self._waiters:
+            if not woken.done():
+                woken.set_result(None)
+        self._waiters.clear()
 
     async def disconnect(self) -> None:
         if self._socket is not None:

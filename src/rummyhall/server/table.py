@@ -491,8 +491,15 @@ class TableActor:
         order = shuffled_indices(new_server_seed(), f"refill:{self.id}", self.game_no, len(under))
         return Deal(tuple(parse(under[i]) for i in order))
 
-    async def act(self, account_id: int, action: str, cid: str | None = None) -> int:
-        """A player's action; returns the table's sequence number once it is committed."""
+    async def act(
+        self,
+        account_id: int,
+        action: str,
+        cid: str | None = None,
+        sender: Listener | None = None,
+    ) -> int | None:
+        """A player's action; returns the table's sequence number once it is committed, or None
+        when ``sender`` watches the table and its update (carrying ``cid``) was the answer."""
         if cid is not None:
             done = self._cids.get((account_id, cid))
             if done is not None:
@@ -502,7 +509,10 @@ class TableActor:
             raise RoomError("not_seated", "you have no seat at this table")
         if not self._in_game(seat):
             raise RoomError("no_game", "no game is being played at this table now")
-        return await self._play(seat, action, self.clock.now(), account_id=account_id, cid=cid)
+        seq = await self._play(
+            seat, action, self.clock.now(), account_id=account_id, cid=cid, sender=sender
+        )
+        return None if sender is not None and sender in self.watchers else seq
 
     async def _play(
         self,
@@ -513,6 +523,7 @@ class TableActor:
         deal: Deal | None = None,
         account_id: int | None = None,
         cid: str | None = None,
+        sender: Listener | None = None,
     ) -> int:
         game = self.game
         assert game is not None
@@ -540,7 +551,7 @@ class TableActor:
         if result is not None:
             self._dues.next_game = self.clock.now() + self.settings.next_game_ms
         self.metrics.action(time.perf_counter() - started)
-        self._broadcast(events)
+        self._broadcast(events, answer=None if sender is None or cid is None else (sender, cid))
         return seq
 
     def _legs(self, postings: Sequence[Posting]) -> list[tuple[str, int]]:
@@ -817,16 +828,31 @@ class TableActor:
             "legal": game.legal(player) if player is not None and game is not None else [],
         }
 
-    def _broadcast(self, events: Sequence[Event]) -> None:
+    def _broadcast(
+        self, events: Sequence[Event], answer: tuple[Listener, str] | None = None
+    ) -> None:
+        """Tell every watcher, each with its seat's view. ``answer`` is the connection whose
+        action caused the change: its copy carries the action's ``cid`` and is its answer (one
+        message instead of an update and an ack)."""
         if not self.watchers:
             return
         info = self.info()
-        by_seat: dict[int | None, str] = {}
+        by_seat: dict[int | None, JSON] = {}
+        texts: dict[int | None, str] = {}
         for listener in list(self.watchers):
             seat = self.seat_of(listener.account_id)
-            text = by_seat.get(seat)
+            if answer is not None and listener is answer[0]:
+                message = by_seat.get(seat)
+                if message is None:
+                    message = by_seat[seat] = self._message("update", events, seat, info)
+                listener.send(_encode({**message, "cid": answer[1]}))
+                continue
+            text = texts.get(seat)
             if text is None:
-                text = by_seat[seat] = _encode(self._message("update", events, seat, info))
+                message = by_seat.get(seat)
+                if message is None:
+                    message = by_seat[seat] = self._message("update", events, seat, info)
+                text = texts[seat] = _encode(message)
             listener.send(text)
         self.metrics.sent(len(self.watchers))
 

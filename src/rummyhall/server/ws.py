@@ -11,7 +11,6 @@ table or the server.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
@@ -105,7 +104,7 @@ def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> 
 
 
 def error(code: str, message: str, **extra: Any) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message, **extra})
+    return orjson.dumps({"type": "error", "code": code, "message": message, **extra}).decode()
 
 
 @router.websocket("/ws")
@@ -185,7 +184,7 @@ async def _handle(
         return
     try:
         if isinstance(message, Ping):
-            connection.send(json.dumps({"type": "pong", "cid": message.cid}))
+            connection.send(orjson.dumps({"type": "pong", "cid": message.cid}).decode())
         elif isinstance(message, Watch):
             actor = hub.table(message.table)
             old = watching.pop(message.table, None)
@@ -212,9 +211,10 @@ async def _handle(
         elif isinstance(message, Act):
             actor = hub.table(message.table)
             seq = await actor.call(
-                lambda: actor.act(connection.account_id, message.action, message.cid)
+                lambda: actor.act(connection.account_id, message.action, message.cid, connection)
             )
-            connection.send(_ack(message.cid, actor, seq=seq))
+            if seq is not None:  # else the update this connection got carried the cid
+                connection.send(_ack(message.cid, actor, seq=seq))
     except (RoomError, GameError) as problem:
         hub.metrics.error(problem.code)
         table = getattr(message, "table", None)
@@ -230,7 +230,7 @@ def _cid_of(text: str | None) -> str | None:
     if text is None:
         return None
     try:
-        raw = json.loads(text)
+        raw = orjson.loads(text)
     except ValueError:
         return None
     cid = raw.get("cid") if isinstance(raw, dict) else None
@@ -247,4 +247,4 @@ def _async(run: Any) -> Any:
 def _ack(cid: str | None, actor: TableActor, **extra: Any) -> str:
     data: dict[str, Any] = {"type": "ack", "cid": cid, "table": actor.id, "seq": actor.seq}
     data.update(extra)
-    return json.dumps(data)
+    return orjson.dumps(data).decode()
