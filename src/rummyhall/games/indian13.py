@@ -1111,6 +1111,9 @@ class Indian13(Game):
             data["hand"] = [str(card) for card in sorted(player.hand, key=sort_key)]
             laid = player.arrangement
             data["arrangement"] = None if laid is None else _text(laid)
+            # What dropping would cost now: a first drop before the player's first draw.
+            drops = self.config.drops
+            data["drop_cost"] = drops.middle if player.drew else drops.first
             if player.finish is not None:
                 data["finish"] = str(player.finish)
         return data

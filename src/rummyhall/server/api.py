@@ -4,21 +4,26 @@ auto-arrange button, and the operator's admin calls. Errors have one shape every
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import uuid
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.cards import CardError, parse, parse_cards
+from rummyhall.cards import Card, CardError, Suit, parse, parse_cards
 from rummyhall.economy import ledger
-from rummyhall.melds import arrange
+from rummyhall.games.protocol import Deal, GameError, game_class
+from rummyhall.melds import Kind, Wilds, arrange, check, get_profile
+from rummyhall.melds.kinds import card_points, requirement_met
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.settings import Settings
 from rummyhall.server.wire import (
     ArrangeRequest,
+    CheckRequest,
     Credentials,
     Grant,
     NewTable,
@@ -237,6 +242,66 @@ async def hand(hand_id: int, account: Me, request: Request) -> JSON:
     return {"id": row.id, "record": row.record}
 
 
+# --- the replay viewer: GET /api/hands/{id}/replay -----------------------------------------------
+
+
+def _replay_steps(record: Mapping[str, Any], seat: int) -> list[JSON]:
+    """The game as ``seat`` saw it, step by step: the engine's view for that seat at the start and
+    after every recorded action, with the action, who took it and the events that seat may see.
+    The record is replayed through the engine, so the rules stay in Python and the browser only
+    draws views."""
+    game = game_class(str(record["game"])).create(record["config"])
+    steps: list[JSON] = [
+        {"step": 0, "seat": None, "action": None, "at": None, "events": [], "view": game.view(seat)}
+    ]
+    for number, entry in enumerate(record["actions"], 1):
+        deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
+        events = game.apply(int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal)
+        shown: list[JSON] = []
+        for event in events:
+            if event.visible_to(seat):
+                data: JSON = {"kind": event.kind, "data": dict(event.data)}
+                if event.postings:
+                    data["postings"] = [
+                        {"account": p.account, "amount": p.amount} for p in event.postings
+                    ]
+                shown.append(data)
+        steps.append(
+            {
+                "step": number,
+                "seat": int(entry["seat"]),
+                "action": str(entry["action"]),
+                "at": int(entry["at"]),
+                "events": shown,
+                "view": game.view(seat),
+            }
+        )
+    return steps
+
+
+@router.get("/hands/{hand_id}/replay")
+async def hand_replay(hand_id: int, account: Me, request: Request) -> JSON:
+    """A finished game step by step as the asking player saw it (players of that game only)."""
+    async with _db(request).read() as session:
+        row = await store_tables.get_hand(session, hand_id)
+    if row is None or account.id not in row.players.values():
+        raise RoomError("unknown_hand", f"you have no game {hand_id}", 404)
+    seat = min(s for s, owner in row.players.items() if owner == account.id)
+    try:
+        # Replaying a long game takes a moment: off the event loop, which serves the tables.
+        steps = await asyncio.to_thread(_replay_steps, row.record, seat)
+    except (GameError, ValueError, KeyError, TypeError) as error:
+        raise RoomError("internal", f"game {hand_id} cannot be replayed: {error}", 500) from error
+    return {
+        "id": row.id,
+        "game": row.game,
+        "seat": seat,
+        "config": row.record.get("config"),
+        "result": row.record.get("result"),
+        "steps": steps,
+    }
+
+
 # --- tools ---------------------------------------------------------------------------------------
 
 
@@ -261,6 +326,62 @@ async def arrange_hand(body: ArrangeRequest) -> JSON:
         "penalty": best.penalty,
         "declarable": best.declarable,
         "discard": None if best.discard is None else str(best.discard),
+    }
+
+
+# --- live group labels: POST /api/check -------------------------------------------------------
+
+
+def _cut_card(text: str) -> Card:
+    """The deal's cut card, or a bare wild rank (``"5"``, ``"A"``) taken as that rank in spades."""
+    try:
+        return parse(text)
+    except CardError:
+        return parse(text + "S")
+
+
+@router.post("/check")
+async def check_groups(body: CheckRequest) -> JSON:
+    """Judge a player's own grouping, for the client's live group labels (docs/melds.md): each
+    group's kind and card points and whether they count, the hand's score shown as it is, whether
+    it is a declaration (and why not)."""
+    try:
+        profile = get_profile(body.profile)
+    except ValueError as error:
+        raise RoomError("bad_request", str(error)) from error
+    try:
+        joker = _cut_card(body.joker)
+        groups = [[parse(text) for text in group] for group in body.groups]
+    except CardError as error:
+        raise RoomError("invalid_cards", str(error)) from error
+    if not groups or not all(groups):
+        raise RoomError("invalid_cards", "give one or more groups, each with one card or more")
+    verdict = check(groups, joker=joker, profile=profile)
+    wild = Wilds.of(joker, profile).codes
+    sequences = [(g.kind.is_pure, len(g.cards)) for g in verdict.groups if g.kind.is_sequence]
+    met = requirement_met(sequences, profile)
+
+    def counted(kind: Kind) -> bool:
+        if met:
+            return not kind.is_meld
+        return not kind.is_pure if profile.unmet == "pure_exempt" else True
+
+    return {
+        "groups": [
+            {
+                "cards": [str(card) for card in group.cards],
+                "kind": str(group.kind.value),
+                "meld": group.kind.is_meld,
+                "points": sum(card_points(card.code, wild) for card in group.cards),
+                "counted": counted(group.kind),
+            }
+            for group in verdict.groups
+        ],
+        "requirement": met,
+        "score": verdict.score,
+        "declarable": verdict.declarable,
+        "reason": verdict.reason,
+        "wild_rank": str(Card(Wilds.of(joker, profile).wild_rank, Suit.S))[:-1],
     }
 
 

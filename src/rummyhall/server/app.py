@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from rummyhall.economy.ledger import InsufficientChips
 from rummyhall.economy.rooms import Rooms, default_rooms
@@ -34,6 +35,16 @@ from rummyhall.store.database import Database
 log = logging.getLogger(__name__)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+class WebFiles(StaticFiles):
+    """The browser client's files. Browsers revalidate them on every load (``no-cache``; the ETag
+    makes that a cheap 304), so a new version of the client is picked up as soon as it is out."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
 
 def admin_token(data_dir: Path) -> str:
@@ -130,7 +141,7 @@ def create_app(
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
     if WEB.is_dir():
-        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+        app.mount("/", WebFiles(directory=WEB, html=True), name="web")
     else:  # until the browser client is installed, the front door is the API's documentation
 
         @app.get("/", include_in_schema=False)

@@ -92,3 +92,18 @@ class Grant(_Message):
     name: str
     amount: Annotated[int, Field(ge=1, le=10**12)]
     reason: Annotated[str, Field(max_length=200)] = "grant"
+
+
+# --- POST /api/check (the browser's live group labels) -----------------------------------------
+
+CardText = Annotated[str, Field(min_length=1, max_length=6)]
+
+
+class CheckRequest(_Message):
+    """A player's own grouping to judge: groups of cards in notation, the deal's cut card (or its
+    wild rank, e.g. ``"5"``), the meld profile (``classic``, ``vengala`` or a full profile name
+    such as ``indian13/classic``)."""
+
+    groups: Annotated[list[Annotated[list[CardText], Field(max_length=30)]], Field(max_length=30)]
+    joker: Annotated[str, Field(min_length=1, max_length=4)]
+    profile: Annotated[str, Field(max_length=40)] = "classic"

@@ -1,0 +1,416 @@
+// The page: a hash router, the top bar (name + chips, always visible), the sign-in screen and
+// the lobby. Routes:
+//   #/              sign-in screen (signed out) or the lobby
+//   #/table/<id>    a table (js/table.js); a reload comes back to it
+//   #/invite/<code> the private table of an invite link, with a "take a seat" button
+//   #/history       your last games (js/history.js)   #/hand/<id>  one game's replay
+//
+// data-testid hooks: topbar, player-name, chips, nav-lobby, nav-history, logout,
+//   signin, signin-name, signin-password, signin-login, signin-register, signin-guest,
+//   signin-error, lobby, game-<game>, room-<key>, quick-seat-<key>, create-private-<key>,
+//   tables-<key>, table-row-<id>, watch-<id>, join-<id>, your-tables, rejoin-<id>,
+//   invite-input, invite-open, invite-dialog, invite-link, invite-copy, invite-go
+
+import { api, ApiError } from './api.js';
+import { explain } from './errors.js';
+import { el, clear, toast, formatChips, openDialog, copyText } from './ui.js';
+import * as ui from './ui.js';
+import * as cards from './cards.js';
+import { TableSocket } from './socket.js';
+import { renderTable } from './table.js';
+
+const root = document.getElementById('app');
+const topbar = document.getElementById('topbar');
+
+const app = {
+  me: null,
+  socket: null,
+  screen: null, // {destroy()} of the current screen
+  routeToken: 0,
+  navigate(hash, { replace = false } = {}) {
+    if (replace) {
+      history.replaceState(null, '', hash);
+      route();
+    } else if (location.hash === hash) {
+      route();
+    } else {
+      location.hash = hash;
+    }
+  },
+  async refreshMe() {
+    try {
+      app.me = await api('GET', '/api/me');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        signedOut();
+        return null;
+      }
+      return app.me;
+    }
+    drawTopbar();
+    return app.me;
+  },
+};
+window.rummyhall = app; // for debugging and tests
+
+// ---- the top bar --------------------------------------------------------------------------
+function drawTopbar() {
+  clear(topbar);
+  const brand = el('a', { class: 'brand', href: '#/', 'aria-label': 'Rummy Hall, the lobby' },
+    el('span', { class: 'brand-mark', 'aria-hidden': 'true' }, '♠'), el('span', { class: 'brand-name' }, 'Rummy Hall'));
+  topbar.append(brand);
+  if (!app.me) return;
+  const route = location.hash || '#/';
+  const nav = el('nav', { class: 'nav', 'aria-label': 'main' },
+    el('a', { href: '#/', 'data-testid': 'nav-lobby', class: 'nav-link', 'aria-current': route === '#/' ? 'page' : false }, 'Lobby'),
+    el('a', { href: '#/history', 'data-testid': 'nav-history', class: 'nav-link', 'aria-current': route.startsWith('#/history') || route.startsWith('#/hand') ? 'page' : false }, 'History'));
+  const who = el('div', { class: 'who' },
+    el('span', { class: 'who-name', title: app.me.guest ? 'guest account' : 'your account' },
+      el('span', { 'data-testid': 'player-name', 'data-name': app.me.name }, app.me.name),
+      app.me.guest ? el('span', { class: 'badge badge-guest' }, 'guest') : null),
+    el('span', { class: 'chips-pill', 'data-testid': 'chips', 'data-chips': app.me.chips, 'aria-label': `${formatChips(app.me.chips)} chips in your wallet`, title: 'chips in your wallet' },
+      el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), formatChips(app.me.chips)),
+    el('button', { class: 'btn btn-ghost btn-small logout', type: 'button', 'data-testid': 'logout', onclick: logout }, 'Log out'));
+  topbar.append(nav, who);
+}
+
+async function logout() {
+  try {
+    await api('POST', '/api/logout');
+  } catch {
+    // signed out either way
+  }
+  signedOut();
+}
+
+function signedOut() {
+  app.me = null;
+  if (app.socket) app.socket.close();
+  app.socket = null;
+  drawTopbar();
+  if (location.hash && location.hash !== '#/' && !location.hash.startsWith('#/invite/') && !location.hash.startsWith('#/table/')) {
+    history.replaceState(null, '', '#/');
+  }
+  route();
+}
+
+function ensureSocket() {
+  if (app.socket) return app.socket;
+  const socket = new TableSocket();
+  socket.addEventListener('signedout', () => {
+    if (app.socket === socket) signedOut();
+  });
+  socket.addEventListener('error', (event) => {
+    const { code, message } = event.detail;
+    toast(explain(code, message), 'error');
+  });
+  app.socket = socket;
+  return socket;
+}
+
+// ---- routing ------------------------------------------------------------------------------
+async function route() {
+  const token = ++app.routeToken;
+  if (app.screen) {
+    try { app.screen.destroy(); } catch (error) { console.error(error); }
+    app.screen = null;
+  }
+  drawTopbar();
+  const hash = location.hash || '#/';
+  if (!app.me) {
+    renderSignIn(hash);
+    return;
+  }
+  let match;
+  document.body.dataset.route = hash.split('/')[1] || 'lobby';
+  if ((match = hash.match(/^#\/table\/(\d+)$/))) {
+    app.screen = renderTable(root, {
+      tableId: Number(match[1]), socket: ensureSocket(), navigate: app.navigate, refreshMe: app.refreshMe,
+      me: () => app.me, onTableMessage: (message) => { app.lastTableMessage = message; },
+    });
+  } else if ((match = hash.match(/^#\/invite\/([\w-]+)$/))) {
+    clear(root).append(el('p', { class: 'loading' }, 'Opening the invite…'));
+    try {
+      const { table } = await api('GET', `/api/invites/${encodeURIComponent(match[1])}`);
+      if (token !== app.routeToken) return;
+      toast('You were invited to this table. Take a seat when you are ready.', 'info');
+      app.navigate(`#/table/${table.id}`, { replace: true });
+    } catch (error) {
+      if (token !== app.routeToken) return;
+      clear(root).append(el('section', { class: 'panel notice', 'data-testid': 'invite-error' },
+        el('h1', {}, 'Invite not found'), el('p', {}, explain(error.code, error.message)),
+        el('a', { class: 'btn btn-primary', href: '#/' }, 'Go to the lobby')));
+    }
+  } else if (hash === '#/history' || (match = hash.match(/^#\/hand\/(\d+)$/))) {
+    clear(root).append(el('p', { class: 'loading' }, 'Loading…'));
+    try {
+      const history = await import('./history.js');
+      if (token !== app.routeToken) return;
+      const ctx = { api, cards, ui, explain, navigate: app.navigate, me: () => app.me, refreshMe: app.refreshMe };
+      clear(root);
+      const screen = match ? history.renderHand(root, ctx, Number(match[1])) : history.renderHistory(root, ctx);
+      app.screen = screen && typeof screen.destroy === 'function' ? screen : null;
+    } catch (error) {
+      console.error(error);
+      clear(root).append(el('p', { class: 'panel notice' }, 'The history could not be loaded.'));
+    }
+  } else {
+    app.screen = renderLobby(root);
+  }
+  root.focus({ preventScroll: true });
+}
+
+// ---- sign-in ------------------------------------------------------------------------------
+function renderSignIn(hash) {
+  document.body.dataset.route = 'signin';
+  const name = el('input', { id: 'signin-name', name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, 'data-testid': 'signin-name', spellcheck: 'false', autocapitalize: 'none' });
+  const password = el('input', { id: 'signin-password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, 'data-testid': 'signin-password' });
+  const error = el('p', { class: 'form-error', 'data-testid': 'signin-error', role: 'alert', hidden: true });
+  const buttons = [];
+  const busy = (on) => { for (const button of buttons) button.disabled = on; };
+  const fail = (err) => {
+    error.hidden = false;
+    error.textContent = explain(err.code, err.message);
+  };
+  const signIn = async (path, body) => {
+    error.hidden = true;
+    busy(true);
+    try {
+      app.me = await api('POST', path, body);
+      await app.refreshMe();
+      const next = hash.startsWith('#/invite/') || hash.startsWith('#/table/') ? hash : '#/';
+      app.navigate(next, { replace: true });
+    } catch (err) {
+      fail(err);
+    } finally {
+      busy(false);
+    }
+  };
+  const withCredentials = (path) => (event) => {
+    event.preventDefault();
+    if (!name.value.trim() || !password.value) {
+      fail({ code: null, message: 'enter a name and a password' });
+      return;
+    }
+    signIn(path, { name: name.value.trim(), password: password.value });
+  };
+  const login = el('button', { class: 'btn btn-primary', type: 'submit', 'data-testid': 'signin-login' }, 'Log in');
+  const register = el('button', { class: 'btn', type: 'button', 'data-testid': 'signin-register', onclick: (e) => { password.autocomplete = 'new-password'; withCredentials('/api/register')(e); } }, 'Sign up');
+  const guest = el('button', { class: 'btn btn-ghost', type: 'button', 'data-testid': 'signin-guest', onclick: () => signIn('/api/guest') }, 'Play as a guest');
+  buttons.push(login, register, guest);
+  const form = el('form', { class: 'signin-form', onsubmit: withCredentials('/api/login'), novalidate: true },
+    el('label', { for: 'signin-name' }, 'Name'), name,
+    el('label', { for: 'signin-password' }, 'Password'), password,
+    error,
+    el('div', { class: 'signin-buttons' }, login, register),
+    el('div', { class: 'divider' }, el('span', {}, 'or')),
+    guest);
+  const fan = el('div', { class: 'hero-fan', 'aria-hidden': 'true' },
+    ...['AS', 'KH', 'JK', '10D', 'QC'].map((code) => cards.renderCard(code)));
+  const invited = hash.startsWith('#/invite/');
+  clear(root).append(el('section', { class: 'signin', 'data-testid': 'signin' },
+    el('div', { class: 'signin-hero' }, fan,
+      el('h1', {}, 'Rummy Hall'),
+      el('p', { class: 'tagline' }, invited ? 'A friend invited you to a table. Sign in or play as a guest to join.' : '13-card rummy and Rummy Patti with friends, strangers and bots.')),
+    el('div', { class: 'panel signin-panel' }, el('h2', {}, 'Sign in to play'), form)));
+  name.focus();
+}
+
+// ---- the lobby ----------------------------------------------------------------------------
+const GAME_NAMES = { indian13: '13-card rummy', patti: 'Rummy Patti' };
+const GAME_BLURBS = {
+  indian13: 'Meld 13 cards into sequences and sets; points, pool 101 and pool 201 tables.',
+  patti: 'Three cards, a pot and nerve: chaal, exchange, sideshow and show.',
+};
+
+function renderLobby(rootNode) {
+  let alive = true;
+  const yours = el('section', { class: 'your-tables', 'data-testid': 'your-tables', hidden: true });
+  const games = el('div', { class: 'games' }, el('p', { class: 'loading' }, 'Loading the rooms…'));
+  const inviteInput = el('input', { id: 'invite-input', 'data-testid': 'invite-input', placeholder: 'paste an invite link or code', autocomplete: 'off', spellcheck: 'false' });
+  const inviteForm = el('form', {
+    class: 'invite-form', onsubmit: (event) => {
+      event.preventDefault();
+      const text = inviteInput.value.trim();
+      const code = (text.match(/invite\/([\w-]+)/) || [null, text])[1];
+      if (code) app.navigate(`#/invite/${code}`);
+    },
+  }, el('label', { for: 'invite-input', class: 'sr-only' }, 'Invite link or code'), inviteInput,
+  el('button', { class: 'btn', type: 'submit', 'data-testid': 'invite-open' }, 'Open invite'));
+  clear(rootNode).append(el('section', { class: 'lobby', 'data-testid': 'lobby' },
+    el('div', { class: 'lobby-head' },
+      el('div', {}, el('h1', {}, 'Lobby'), el('p', { class: 'muted' }, 'Pick a room: quick-seat joins a table with a free seat; bots fill the empty seats.')),
+      inviteForm),
+    yours, games));
+
+  const tableLists = new Map(); // room key -> element
+  let rooms = [];
+
+  async function load() {
+    try {
+      const [me, data] = await Promise.all([app.refreshMe(), api('GET', '/api/rooms')]);
+      if (!alive) return;
+      rooms = data.rooms;
+      drawYours(me);
+      drawRooms(data);
+      await refreshTables();
+    } catch (error) {
+      if (!alive) return;
+      clear(games).append(el('p', { class: 'form-error' }, explain(error.code, error.message)));
+    }
+  }
+
+  function drawYours(me) {
+    clear(yours);
+    const list = (me && me.tables) || [];
+    yours.hidden = list.length === 0;
+    if (!list.length) return;
+    yours.append(el('h2', {}, 'Your tables'),
+      el('div', { class: 'your-list' }, ...list.map((entry) => el('button', {
+        class: 'btn btn-primary', type: 'button', 'data-testid': `rejoin-${entry.table}`,
+        onclick: () => app.navigate(`#/table/${entry.table}`),
+      }, `Back to table ${entry.table} (seat ${entry.seat})`))));
+  }
+
+  function drawRooms(data) {
+    clear(games);
+    tableLists.clear();
+    for (const game of data.games) {
+      const gameRooms = data.rooms.filter((room) => room.game === game);
+      const grid = el('div', { class: 'room-grid' });
+      for (const room of gameRooms) grid.append(roomCard(room));
+      games.append(el('section', { class: `game game-${game}`, 'data-testid': `game-${game}` },
+        el('div', { class: 'game-head' },
+          el('h2', {}, GAME_NAMES[game] || game), el('p', { class: 'muted' }, GAME_BLURBS[game] || '')),
+        grid));
+    }
+  }
+
+  function roomCard(room) {
+    const list = el('div', { class: 'room-tables', 'data-testid': `tables-${room.key}` });
+    tableLists.set(room.key, list);
+    const mode = room.config && room.config.mode ? room.config.mode : null;
+    const subtitle = room.title.replace(/^13 cards · /, '').replace(/^./, (c) => c.toUpperCase());
+    return el('article', { class: 'room', 'data-testid': `room-${room.key}`, 'data-room': room.key },
+      el('header', { class: 'room-head' },
+        el('h3', {}, room.game === 'patti' ? room.stake : subtitle),
+        el('span', { class: 'room-seats', title: 'seats at a table' }, `${room.seats} seats`)),
+      el('dl', { class: 'room-facts' },
+        el('div', {}, el('dt', {}, 'Stake'), el('dd', {}, room.stake)),
+        el('div', {}, el('dt', {}, mode && mode.startsWith('pool') ? 'Entry' : 'Buy-in'), el('dd', {}, `${formatChips(room.buy_in)}`)),
+        el('div', {}, el('dt', {}, 'Min. stack'), el('dd', {}, formatChips(room.min_stack)))),
+      el('div', { class: 'room-actions' },
+        el('button', { class: 'btn btn-primary', type: 'button', 'data-testid': `quick-seat-${room.key}`, onclick: (event) => quickSeat(room, event.currentTarget) }, 'Quick seat'),
+        el('button', { class: 'btn btn-ghost', type: 'button', 'data-testid': `create-private-${room.key}`, onclick: () => createPrivate(room) }, 'Private table')),
+      list);
+  }
+
+  async function refreshTables() {
+    await Promise.all(rooms.map(async (room) => {
+      try {
+        const data = await api('GET', `/api/tables?room=${encodeURIComponent(room.key)}`);
+        if (alive) drawTables(room, data.tables || []);
+      } catch {
+        // the next refresh tries again
+      }
+    }));
+  }
+
+  function drawTables(room, tables) {
+    const list = tableLists.get(room.key);
+    if (!list) return;
+    clear(list);
+    if (!tables.length) {
+      list.append(el('p', { class: 'muted small' }, 'No open tables: quick seat starts one.'));
+      return;
+    }
+    for (const table of tables) {
+      const seats = table.seats || [];
+      const taken = seats.filter(Boolean).length;
+      const names = el('ul', { class: 'table-names' }, ...seats.filter(Boolean).map((seat) => el('li', {},
+        seat.name, seat.bot ? el('span', { class: 'badge badge-bot' }, 'BOT') : null)));
+      const mine = app.me && app.me.tables && app.me.tables.some((entry) => entry.table === table.id);
+      list.append(el('div', { class: 'table-row', 'data-testid': `table-row-${table.id}` },
+        el('div', { class: 'table-row-head' },
+          el('strong', {}, `Table ${table.id}`),
+          el('span', { class: 'muted small' }, `${taken}/${seats.length} seats${table.playing ? ' · playing' : ''}`)),
+        names,
+        el('div', { class: 'table-row-actions' },
+          el('button', { class: 'btn btn-small btn-ghost', type: 'button', 'data-testid': `watch-${table.id}`, onclick: () => app.navigate(`#/table/${table.id}`) }, mine ? 'Open' : 'Watch'),
+          !mine && taken < seats.length ? el('button', { class: 'btn btn-small', type: 'button', 'data-testid': `join-${table.id}`, onclick: () => join(table.id) }, 'Sit') : null)));
+    }
+  }
+
+  async function quickSeat(room, button) {
+    button.disabled = true;
+    try {
+      const answer = await api('POST', '/api/quick-seat', { room: room.key });
+      app.refreshMe();
+      app.navigate(`#/table/${answer.table}`);
+    } catch (error) {
+      toast(explain(error.code, error.message), 'error');
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  async function join(tableId) {
+    try {
+      await api('POST', `/api/tables/${tableId}/sit`, { seat: null, buy_in: null });
+      app.refreshMe();
+      app.navigate(`#/table/${tableId}`);
+    } catch (error) {
+      toast(explain(error.code, error.message), 'error');
+    }
+  }
+
+  async function createPrivate(room) {
+    try {
+      const answer = await api('POST', '/api/tables', { room: room.key, private: true });
+      const link = `${location.origin}${location.pathname}#/invite/${answer.invite}`;
+      const field = el('input', { class: 'mono', readonly: true, value: link, 'data-testid': 'invite-link', 'aria-label': 'invite link', onfocus: (event) => event.target.select() });
+      openDialog({
+        title: 'Your private table',
+        testid: 'invite-dialog',
+        body: el('div', { class: 'invite-body' },
+          el('p', {}, `Table ${answer.table.id}, ${room.title}, ${room.stake}. Send this link to the friends you want at the table; bots take the seats nobody takes.`),
+          field),
+        actions: [
+          { label: 'Copy link', testid: 'invite-copy', onClick: async () => { toast(await copyText(link) ? 'Invite link copied.' : 'Select the link and copy it.', 'success'); return true; } },
+          { label: 'Go to the table', kind: 'primary', testid: 'invite-go', onClick: () => { app.navigate(`#/table/${answer.table.id}`); } },
+        ],
+      });
+    } catch (error) {
+      toast(explain(error.code, error.message), 'error');
+    }
+  }
+
+  load();
+  const timer = setInterval(() => {
+    if (!document.hidden) refreshTables();
+  }, 5000);
+  return {
+    destroy() {
+      alive = false;
+      clearInterval(timer);
+    },
+  };
+}
+
+// ---- start --------------------------------------------------------------------------------
+window.addEventListener('hashchange', route);
+window.addEventListener('online', () => app.socket && app.socket.reconnectNow());
+
+async function start() {
+  try {
+    app.me = await api('GET', '/api/me');
+  } catch (error) {
+    app.me = null;
+    if (!(error instanceof ApiError) || error.status !== 401) {
+      toast(explain(error.code, error.message), 'error');
+    }
+  }
+  route();
+}
+
+start();

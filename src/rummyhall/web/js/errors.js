@@ -1,0 +1,56 @@
+// Plain words for every error code of docs/protocol.md (HTTP, WebSocket and the game engines).
+// explain(code, fallbackMessage?) -> a sentence for people.
+
+const WORDS = {
+  // transport and schema
+  bad_request: 'That request was not understood. Please check what you typed.',
+  bad_message: 'The game did not understand that message. Please try again.',
+  too_large: 'That message was too large to send.',
+  rate_limited: 'Slow down a little: too many actions in a short time.',
+  network: 'The server cannot be reached. Check your connection and try again.',
+  offline: 'You are offline; the table will come back when the connection does.',
+  internal: 'Something went wrong on our side. The table goes on; please try again.',
+  forbidden: 'Only the operator may do that.',
+  busy: 'The room is busy right now. Please try again in a moment.',
+  // accounts
+  not_signed_in: 'Please sign in first.',
+  bad_name: 'That name cannot be used. A name is 3 to 20 letters, digits, dashes or underscores, and names starting with "guest-" are kept for guests.',
+  weak_password: 'That password is too weak. Use at least 8 characters.',
+  name_taken: 'That name is already taken. Try another one, or log in if it is yours.',
+  bad_login: 'The name or the password is wrong.',
+  // lobby and seats
+  unknown_room: 'That room does not exist.',
+  unknown_table: 'That table does not exist any more.',
+  unknown_invite: 'That invite link is not valid, or its table has closed.',
+  unknown_hand: 'That game record cannot be found.',
+  unknown_account: 'That player cannot be found.',
+  table_closed: 'That table has closed.',
+  already_seated: 'You already have a seat at this table.',
+  table_full: 'This table is full.',
+  seat_taken: 'Someone else just took that seat.',
+  bad_seat: 'That seat does not exist at this table.',
+  bad_buy_in: 'The buy-in is below the smallest stack this room allows.',
+  insufficient_chips: 'You do not have enough chips for that.',
+  not_seated: 'You do not have a seat at this table.',
+  no_game: 'No game is running at this table right now.',
+  // game engines
+  bad_action: 'That move was not understood.',
+  not_your_turn: 'It is not your turn yet.',
+  illegal_action: 'That move is not allowed right now.',
+  invalid_cards: 'Those cards cannot be played that way.',
+  game_over: 'This game is already over.',
+  unknown_seat: 'That seat is not in this game.',
+  too_early: 'Too early: wait for the right moment.',
+  too_late: 'Too late: the time for that has passed.',
+};
+
+export const CODES = Object.freeze(Object.keys(WORDS));
+
+export function explain(code, fallbackMessage) {
+  if (code && Object.prototype.hasOwnProperty.call(WORDS, code)) return WORDS[code];
+  if (fallbackMessage) {
+    const text = String(fallbackMessage);
+    return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
+  }
+  return 'That did not work. Please try again.';
+}

@@ -1,0 +1,201 @@
+// Provably-fair deals, checked in the browser with Web Crypto (docs/provably-fair.md, step by
+// step): SHA-256 of the revealed server seed must equal the commitment published before the
+// deal; HMAC-SHA256(seed, "client_seed:nonce:k") blocks cut into big-endian 32-bit words drive
+// rejection sampling and a top-down Fisher-Yates shuffle of the canonical shoe.
+//
+// Exports:
+//   hexToBytes(hex), bytesToHex(bytes), sha256Hex(bytes), commitmentOf(seedHex)
+//   canonicalShoe(decks, jokers) -> ["AS", "2S", ..., "KC", "JK", ...]
+//   randomWords(seedHex, clientSeed, nonce) -> {next(): Promise<number>}
+//   below(words, n) -> Promise<number>             a fair number in [0, n)
+//   shuffledIndices(seedHex, clientSeed, nonce, size) -> Promise<number[]>
+//   deckOrder(deal) -> Promise<string[]>            deal = {server_seed, client_seed, nonce, decks, jokers}
+//   verifyDeal(deal) -> Promise<{commitmentOk, computedCommitment, deck}>
+//   dealtPositions(game, deck, view) -> {hand, open, cut} | null   what the engine deals from deck
+//   verifyRecord(record, steps, seat) -> Promise<{ok, deals: [...]}>
+//       every fair deal of a record: its commitment, its deck, and the asking seat's dealt cards
+//       (from the replay step right after the deal) compared with the deck's positions.
+
+const SUITS = ['S', 'H', 'D', 'C'];
+const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
+const TWO_32 = 4294967296;
+
+function subtle() {
+  const api = globalThis.crypto && globalThis.crypto.subtle;
+  if (!api) {
+    throw new Error('this browser offers no Web Crypto here (open the site over https or localhost)');
+  }
+  return api;
+}
+
+export function hexToBytes(hex) {
+  const text = String(hex).trim();
+  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) {
+    throw new Error('the server seed is not hexadecimal');
+  }
+  const bytes = new Uint8Array(text.length / 2);
+  for (let i = 0; i < bytes.length; i += 1) {
+    bytes[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+  }
+  return bytes;
+}
+
+export function bytesToHex(bytes) {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function sha256Hex(bytes) {
+  return bytesToHex(await subtle().digest('SHA-256', bytes));
+}
+
+export async function commitmentOf(seedHex) {
+  return sha256Hex(hexToBytes(seedHex));
+}
+
+export function canonicalShoe(decks = 1, jokers = 0) {
+  const shoe = [];
+  for (let d = 0; d < decks; d += 1) {
+    for (const suit of SUITS) {
+      for (const rank of RANKS) shoe.push(rank + suit);
+    }
+    for (let j = 0; j < jokers; j += 1) shoe.push('JK');
+  }
+  return shoe;
+}
+
+export function randomWords(seedHex, clientSeed, nonce) {
+  const seed = hexToBytes(seedHex);
+  const encoder = new TextEncoder();
+  const keyPromise = subtle().importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  let block = 0;
+  let words = [];
+  return {
+    async next() {
+      if (words.length === 0) {
+        const key = await keyPromise;
+        const message = encoder.encode(`${clientSeed}:${nonce}:${block}`);
+        const mac = new DataView(await subtle().sign('HMAC', key, message));
+        for (let t = 0; t < 8; t += 1) words.push(mac.getUint32(4 * t, false));
+        block += 1;
+      }
+      return words.shift();
+    },
+  };
+}
+
+export async function below(words, n) {
+  const threshold = Math.floor(TWO_32 / n) * n; // exact: every value stays under 2^53
+  for (;;) {
+    const w = await words.next();
+    if (w < threshold) return w % n;
+  }
+}
+
+export async function shuffledIndices(seedHex, clientSeed, nonce, size) {
+  const words = randomWords(seedHex, clientSeed, nonce);
+  const a = Array.from({ length: size }, (_, i) => i);
+  for (let i = size - 1; i >= 1; i -= 1) {
+    const j = await below(words, i + 1);
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+export async function deckOrder(deal) {
+  const shoe = canonicalShoe(Number(deal.decks), Number(deal.jokers));
+  const order = await shuffledIndices(
+    deal.server_seed,
+    String(deal.client_seed),
+    Number(deal.nonce),
+    shoe.length,
+  );
+  return order.map((index) => shoe[index]);
+}
+
+export async function verifyDeal(deal) {
+  const computedCommitment = await commitmentOf(deal.server_seed);
+  const commitmentOk = computedCommitment === String(deal.commitment || '').toLowerCase();
+  const deck = await deckOrder(deal);
+  return { commitmentOk, computedCommitment, deck };
+}
+
+// The cards the engine gave `view.viewer` from `deck`, following the deal rules of each game
+// (docs/records.md, "What the house deals"); null when the seat was not dealt in.
+export function dealtPositions(game, deck, view) {
+  const seat = view && view.viewer;
+  const order = (view && view.order) || [];
+  const index = order.indexOf(seat);
+  if (index < 0) return null;
+  const count = order.length;
+  if (game === 'patti') {
+    const hand = [0, 1, 2].map((round) => deck[index + round * count]);
+    return { hand, open: deck[3 * count], cut: null };
+  }
+  if (game === 'indian13') {
+    // The toss (first deal of a match only) reads natural cards from the top, passing over jokers.
+    let position = 0;
+    if (view.deal === 1) {
+      for (const entry of view.toss || []) {
+        while (position < deck.length && deck[position] === 'JK') position += 1;
+        if (deck[position] !== entry.card) return { hand: [], open: null, cut: null, toss: false };
+        position += 1;
+      }
+    }
+    const rest = deck.slice(position);
+    const hand = [];
+    for (let round = 0; round < 13; round += 1) hand.push(rest[index + round * count]);
+    return { hand, cut: rest[13 * count], open: rest[13 * count + 1] };
+  }
+  return null;
+}
+
+function sameCards(a, b) {
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.length === y.length && x.every((card, i) => card === y[i]);
+}
+
+export async function verifyRecord(record, steps, seat) {
+  const deals = [];
+  const actions = (record && record.actions) || [];
+  for (let i = 0; i < actions.length; i += 1) {
+    const deal = actions[i].deal;
+    if (!deal || deal.server_seed === undefined) continue;
+    const entry = { action: i + 1, deal, problems: [] };
+    try {
+      const checked = await verifyDeal(deal);
+      Object.assign(entry, checked);
+      if (!checked.commitmentOk) {
+        entry.problems.push('the revealed seed does not hash to the published commitment');
+      }
+      const step = steps && steps[i + 1];
+      const view = step && step.view;
+      const dealt = view && view.viewer === seat ? dealtPositions(record.game, checked.deck, view) : null;
+      if (dealt) {
+        entry.expected = dealt;
+        entry.got = { hand: view.hand || [], open: (view.open || [])[0] || null, cut: view.cut || null };
+        if (dealt.toss === false) entry.problems.push('the toss cards are not the top of this deck');
+        if (!sameCards(dealt.hand, entry.got.hand)) {
+          entry.problems.push('your cards are not the ones this deck deals to your seat');
+        }
+        if (dealt.open !== entry.got.open) {
+          entry.problems.push('the first open card is not the one this deck puts there');
+        }
+        if (record.game === 'indian13' && dealt.cut !== entry.got.cut) {
+          entry.problems.push('the cut joker is not the one this deck puts there');
+        }
+        entry.handChecked = true;
+      } else {
+        entry.handChecked = false;
+      }
+    } catch (error) {
+      entry.commitmentOk = false;
+      entry.problems.push(error && error.message ? error.message : String(error));
+    }
+    entry.ok = entry.problems.length === 0;
+    deals.push(entry);
+  }
+  return { ok: deals.length > 0 && deals.every((d) => d.ok), deals };
+}

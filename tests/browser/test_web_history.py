@@ -1,0 +1,152 @@
+"""Hand history in the browser: after a finished game the history lists it, the replay viewer
+steps through it to the end, and Verify recomputes the deal in the browser (js/fair.js, Web
+Crypto) and says verified; the same check on a record whose seed was altered says mismatch.
+js/fair.js is also checked against the worked example of docs/provably-fair.md."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from rummyhall.shuffle import FairDeal
+
+ROOM = "patti-10-4p"
+EXAMPLE = {
+    "server_seed": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+    "client_seed": "player",
+    "nonce": 0,
+    "decks": 1,
+    "jokers": 0,
+    "commitment": "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
+}
+ZEROS_HASH = "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
+"""The SHA-256 of 32 zero bytes: the wrong commitment of the worked example."""
+EXAMPLE_DECK = (
+    "6D 6C 2D 7C 5H 4C 5S 3H 4S KC QD AH AD AS KD 6S 2H KS 9S 10S 7D JD JC 5C 9C 4D 6H 4H 8H "
+    "10C QS 10D 8D 3C QH 3D JH JS 9H 7H 7S 8C 10H 2C QC AC KH 3S 2S 9D 5D 8S"
+)
+
+
+def test_fair_js_matches_the_worked_example(page: Page, play_as_guest: Any) -> None:
+    play_as_guest(page)
+    answer = page.evaluate(
+        """async ([deal, zeros]) => {
+            const fair = await import('/js/fair.js');
+            const checked = await fair.verifyDeal(deal);
+            const words = fair.randomWords(deal.server_seed, deal.client_seed, deal.nonce);
+            const first = [await words.next(), await words.next()];
+            const wrong = await fair.verifyDeal({...deal, commitment: zeros});
+            const shoe = {...deal, client_seed: 'joué', nonce: 7, decks: 2, jokers: 1};
+            return {ok: checked.commitmentOk, hash: checked.computedCommitment,
+                    deck: checked.deck.join(' '), first, wrongOk: wrong.commitmentOk,
+                    utf8: (await fair.deckOrder(shoe)).join(' ')};
+        }""",
+        [EXAMPLE, ZEROS_HASH],
+    )
+    assert answer["ok"] is True and answer["hash"] == EXAMPLE["commitment"]
+    assert answer["deck"] == EXAMPLE_DECK
+    assert answer["first"] == [0x2180CA97, 0x8BF5A0C8]  # block 0's first two words
+    assert answer["wrongOk"] is False
+    # a UTF-8 client seed and a two-deck shoe with jokers: the same deck as the Python side
+    fair = FairDeal(bytes.fromhex(str(EXAMPLE["server_seed"])), "joué", 7)
+    assert answer["utf8"] == " ".join(str(card) for card in fair.order(2, 1))
+
+
+def finish_a_game(page: Page, page_api: Any) -> int:
+    """Quick-seat at a Patti table with bots, pack on the first turn; the bots finish the game.
+    Returns the finished hand's id."""
+    answer = page_api(page, "POST", "/api/quick-seat", {"room": ROOM})
+    assert answer["status"] == 200, answer
+    page.goto(f"/#/table/{answer['body']['table']}")
+    page.get_by_test_id("patti-centre").wait_for()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        pack = page.get_by_test_id("action-pack")
+        if pack.is_visible() and pack.is_enabled():
+            pack.click()
+        hands = page_api(page, "GET", "/api/hands")["body"]["hands"]
+        if hands:
+            return int(hands[0]["id"])
+        page.wait_for_timeout(250)
+    raise AssertionError("the game did not finish")
+
+
+def test_history_replay_and_verify(
+    page: Page, play_as_guest: Any, page_api: Any, screenshot: Any
+) -> None:
+    play_as_guest(page)
+    hand_id = finish_a_game(page, page_api)
+
+    # the history lists the game with its result
+    page.get_by_test_id("nav-history").click()
+    row = page.get_by_test_id(f"history-row-{hand_id}")
+    expect(row).to_be_visible()
+    expect(page.get_by_test_id(f"history-game-{hand_id}")).to_have_text("Rummy Patti")
+    expect(page.get_by_test_id(f"history-result-{hand_id}")).to_have_text(
+        re.compile(r"(Won|Lost) [+−][\d,]+ chips")
+    )
+    expect(page.get_by_test_id(f"history-date-{hand_id}")).not_to_be_empty()
+    screenshot(page, "history")
+
+    # the replay steps through the game as we saw it
+    page.get_by_test_id(f"history-open-{hand_id}").click()
+    expect(page.get_by_test_id("replay")).to_be_visible()
+    replay = page_api(page, "GET", f"/api/hands/{hand_id}/replay")["body"]
+    total = len(replay["steps"]) - 1
+    step = page.get_by_test_id("replay-step")
+    expect(step).to_have_text(f"0 / {total}")
+    expect(page.get_by_test_id("replay-prev")).to_be_disabled()
+    page.get_by_test_id("replay-next").click()
+    expect(step).to_have_text(f"1 / {total}")
+    expect(page.get_by_test_id("replay-action")).to_have_text("The house deals")
+    dealt = replay["steps"][1]["view"]["hand"]
+    shown = page.get_by_test_id("replay-hand").locator("[data-card]")
+    expect(shown).to_have_count(3)
+    assert sorted(str(c.get_attribute("data-card")) for c in shown.all()) == sorted(dealt)
+    page.get_by_test_id("replay-play").click()
+    expect(step).not_to_have_text(f"1 / {total}", timeout=5000)
+    page.get_by_test_id("replay-play").click()  # pause
+    page.get_by_test_id("replay").press("End")
+    expect(step).to_have_text(f"{total} / {total}")
+    expect(page.get_by_test_id("replay-next")).to_be_disabled()
+    expect(page.get_by_test_id("replay-result")).to_contain_text("took the pot")
+
+    # the fair panel and Verify
+    record = page_api(page, "GET", f"/api/hands/{hand_id}")["body"]["record"]
+    deal = record["actions"][0]["deal"]
+    expect(page.get_by_test_id("fair-commitment")).to_have_text(deal["commitment"])
+    expect(page.get_by_test_id("fair-server-seed")).to_have_text(deal["server_seed"])
+    expect(page.get_by_test_id("fair-client-seed")).to_have_text(deal["client_seed"])
+    expect(page.get_by_test_id("fair-nonce")).to_have_text(str(deal["nonce"]))
+    page.get_by_test_id("fair-verify").click()
+    result = page.get_by_test_id("fair-result")
+    expect(result).to_have_attribute("data-ok", "true")
+    expect(result).to_contain_text("Verified")
+    screenshot(page, "replay")
+
+    # the same check on a record whose seed was altered: mismatch (the commitment, the cards)
+    outcome = page.evaluate(
+        """async ([record, replay]) => {
+            const fair = await import('/js/fair.js');
+            const altered = structuredClone(record);
+            const deal = altered.actions[0].deal;
+            const flip = deal.server_seed.endsWith('0') ? '1' : '0';
+            deal.server_seed = deal.server_seed.slice(0, -1) + flip;
+            const bad = await fair.verifyRecord(altered, replay.steps, replay.seat);
+            // a forged commitment that matches the altered seed still fails on the dealt cards
+            deal.commitment = await fair.commitmentOf(deal.server_seed);
+            const forged = await fair.verifyRecord(altered, replay.steps, replay.seat);
+            const good = await fair.verifyRecord(record, replay.steps, replay.seat);
+            return {bad: bad.ok, badProblems: bad.deals[0].problems, forged: forged.ok,
+                    forgedProblems: forged.deals[0].problems, good: good.ok};
+        }""",
+        [record, replay],
+    )
+    assert outcome["good"] is True
+    assert outcome["bad"] is False and any("commitment" in p for p in outcome["badProblems"])
+    assert outcome["forged"] is False
+    assert any("your cards" in p for p in outcome["forgedProblems"])
+    assert page.js_errors == []  # type: ignore[attr-defined]

@@ -1,0 +1,280 @@
+"""The web client's front door in a real browser: sign-in, the lobby, quick-seat, private tables
+and invites, spectators, the top bar's chips, reconnecting; screenshots of each screen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+QUICK_ROOM = "indian13-classic-points-1-6p"
+PRIVATE_ROOM = "patti-10-5p"
+
+
+def last_message(page: Page) -> Any:
+    return page.evaluate("window.rummyhall.lastTableMessage")
+
+
+def seated_count(page: Page) -> int:
+    return page.locator("[data-testid^='seat-'][data-empty='false']").count()
+
+
+def test_sign_up_log_out_log_in_and_guest(
+    page: Page, screenshot: Callable[..., Any], wallet: Callable[[Page], int]
+) -> None:
+    page.goto("/")
+    expect(page.get_by_test_id("signin")).to_be_visible()
+    screenshot(page, "signin")
+
+    # a name nobody may take, then a weak password: explained in plain words
+    page.get_by_test_id("signin-name").fill("guest-me")
+    page.get_by_test_id("signin-password").fill("long enough")
+    page.get_by_test_id("signin-register").click()
+    expect(page.get_by_test_id("signin-error")).to_contain_text("cannot be used")
+    page.get_by_test_id("signin-name").fill("meera")
+    page.get_by_test_id("signin-password").fill("short")
+    page.get_by_test_id("signin-register").click()
+    expect(page.get_by_test_id("signin-error")).to_contain_text("too weak")
+
+    page.get_by_test_id("signin-password").fill("a good password")
+    page.get_by_test_id("signin-register").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    expect(page.get_by_test_id("player-name")).to_have_text("meera")
+    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", str(wallet(page)))
+
+    page.get_by_test_id("logout").click()
+    expect(page.get_by_test_id("signin")).to_be_visible()
+    expect(page.get_by_test_id("player-name")).to_have_count(0)
+
+    page.get_by_test_id("signin-name").fill("meera")
+    page.get_by_test_id("signin-password").fill("not the password")
+    page.get_by_test_id("signin-login").click()
+    expect(page.get_by_test_id("signin-error")).to_have_text("The name or the password is wrong.")
+    page.get_by_test_id("signin-password").fill("a good password")
+    page.get_by_test_id("signin-password").press("Enter")  # the form submits with Enter
+    expect(page.get_by_test_id("player-name")).to_have_text("meera")
+
+    # the session survives a reload
+    page.reload()
+    expect(page.get_by_test_id("player-name")).to_have_text("meera")
+
+    page.get_by_test_id("logout").click()
+    page.get_by_test_id("signin-guest").click()
+    expect(page.get_by_test_id("player-name")).to_contain_text(re.compile(r"^guest-"))
+    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", str(wallet(page)))
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_lobby_shows_every_room(
+    page: Page,
+    play_as_guest: Callable[[Page], None],
+    page_api: Callable[..., Any],
+    screenshot: Callable[..., Any],
+) -> None:
+    play_as_guest(page)
+    rooms = page_api(page, "GET", "/api/rooms")["body"]
+    for game in rooms["games"]:
+        expect(page.get_by_test_id(f"game-{game}")).to_be_visible()
+    for room in rooms["rooms"]:
+        card = page.get_by_test_id(f"room-{room['key']}")
+        expect(card).to_contain_text(room["stake"])
+        expect(card).to_contain_text(f"{room['seats']} seats")
+        expect(card).to_contain_text(f"{room['buy_in']:,}")
+        expect(page.get_by_test_id(f"quick-seat-{room['key']}")).to_be_enabled()
+    screenshot(page, "lobby")
+
+
+def test_quick_seat_fills_the_table_with_bots(
+    page: Page,
+    play_as_guest: Callable[[Page], None],
+    wallet: Callable[[Page], int],
+    page_api: Callable[..., Any],
+    screenshot: Callable[..., Any],
+) -> None:
+    play_as_guest(page)
+    before = wallet(page)
+    page.get_by_test_id(f"quick-seat-{QUICK_ROOM}").click()
+    table = page.get_by_test_id("table")
+    expect(table).to_be_visible()
+    expect(page).to_have_url(re.compile(r"#/table/\d+$"))
+    table_id = int(page.url.rsplit("/", 1)[1])
+
+    # every seat fills: you at the bottom, bots (with their badge) around the table
+    expect(page.locator("[data-testid^='seat-'][data-empty='false']")).to_have_count(6)
+    you = int(table.get_attribute("data-you") or 0)
+    assert you >= 1
+    mine = page.get_by_test_id(f"seat-{you}")
+    expect(mine).to_have_attribute("data-place", "bottom")
+    expect(mine).to_have_attribute("data-bot", "false")
+    bots = page.locator("[data-testid^='seat-'][data-bot='true']")
+    expect(bots).to_have_count(5)
+    for seat in range(1, 7):
+        if seat != you:
+            expect(page.get_by_test_id(f"bot-badge-{seat}")).to_be_visible()
+
+    # the top bar shows the wallet after the buy-in, exactly as /api/me says
+    rooms = page_api(page, "GET", "/api/rooms")["body"]["rooms"]
+    room = next(r for r in rooms if r["key"] == QUICK_ROOM)
+    after = wallet(page)
+    assert after == before - room["buy_in"]
+    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", str(after))
+    me = page_api(page, "GET", "/api/me")["body"]
+    assert {"table": table_id, "seat": you} in me["tables"]
+
+    # the seats match the table's info; the turn timer runs on an awaited seat
+    info = page_api(page, "GET", f"/api/tables/{table_id}")["body"]["table"]
+    for entry in info["seats"]:
+        expect(page.get_by_test_id(f"seat-name-{entry['seat']}")).to_have_text(entry["name"])
+    expect(page.locator("[data-testid^='seat-'][data-active='true']").first).to_be_visible()
+    screenshot(page, "table-filled")
+
+    # a reload comes back to the same table, same seat
+    page.reload()
+    expect(page.get_by_test_id("table")).to_have_attribute("data-you", str(you))
+    expect(page.locator("[data-testid^='seat-'][data-empty='false']")).to_have_count(6)
+
+    # the lobby lists it under "your tables"; leaving returns the chips (now or after the game)
+    page.get_by_test_id("back-to-lobby").click()
+    expect(page.get_by_test_id(f"rejoin-{table_id}")).to_be_visible()
+    page.get_by_test_id(f"rejoin-{table_id}").click()
+    expect(page.get_by_test_id("table")).to_have_attribute("data-you", str(you))
+    page.get_by_test_id("leave").click()
+    page.get_by_test_id("confirm-yes").click()
+    expect(page.get_by_test_id("toast").last).to_contain_text(re.compile("leave|left"))
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_private_table_and_invite_link(
+    page: Page,
+    new_page: Callable[..., Page],
+    play_as_guest: Callable[[Page], None],
+    sign_up: Callable[..., None],
+    screenshot: Callable[..., Any],
+) -> None:
+    sign_up(page, "host")
+    page.get_by_test_id(f"create-private-{PRIVATE_ROOM}").click()
+    dialog = page.get_by_test_id("invite-dialog")
+    expect(dialog).to_be_visible()
+    link = page.get_by_test_id("invite-link").input_value()
+    assert re.search(r"#/invite/[\w-]+$", link), link
+    page.get_by_test_id("invite-go").click()
+    table = page.get_by_test_id("table")
+    expect(table).to_be_visible()
+    table_id = table.get_attribute("data-table")
+    # nobody sits yet: the host watches, every seat waits
+    expect(page.get_by_test_id("spectator-banner")).to_be_visible()
+    expect(page.locator("[data-testid^='seat-'][data-empty='true']")).to_have_count(5)
+    expect(page.get_by_test_id("table-status")).to_have_text("Waiting for players…")
+    screenshot(page, "table-empty")
+
+    # a friend opens the link in another browser: the same table, with a "take a seat" button
+    friend = new_page()
+    friend.goto(link)
+    expect(friend.get_by_test_id("signin")).to_be_visible()
+    friend.get_by_test_id("signin-guest").click()
+    expect(friend.get_by_test_id("table")).to_have_attribute("data-table", table_id or "")
+    expect(friend.get_by_test_id("table-title")).to_have_text("Rummy Patti")
+    friend.get_by_test_id("take-seat").click()
+    expect(friend.get_by_test_id("spectator-banner")).to_be_hidden()
+    friend_seat = friend.get_by_test_id("table").get_attribute("data-you")
+    assert friend_seat
+    friend_name = friend.get_by_test_id("player-name").inner_text()
+    # the host sees the friend sit (live, over the socket)
+    expect(page.get_by_test_id(f"seat-name-{friend_seat}")).to_have_text(friend_name)
+    assert page.js_errors == [] and friend.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_spectator_sees_no_hidden_cards(
+    page: Page,
+    new_page: Callable[..., Page],
+    play_as_guest: Callable[[Page], None],
+) -> None:
+    play_as_guest(page)
+    page.get_by_test_id("quick-seat-patti-10-4p").click()
+    expect(page.get_by_test_id("table")).to_be_visible()
+    table_id = int(page.get_by_test_id("table").get_attribute("data-table") or 0)
+
+    watcher = new_page()
+    play_as_guest(watcher)
+    watch = watcher.get_by_test_id(f"watch-{table_id}")
+    expect(watch).to_be_visible(timeout=10_000)  # the lobby refreshes its tables every 5 s
+    watch.click()
+    expect(watcher.get_by_test_id("spectator-banner")).to_be_visible()
+    expect(watcher.locator("[data-testid^='seat-'][data-empty='false']")).to_have_count(4)
+    for _ in range(5):
+        # read the last message and the page in one go (no update can land in between)
+        seen = watcher.evaluate(
+            """() => {
+                const message = window.rummyhall.lastTableMessage;
+                const view = JSON.stringify(message.view || {});
+                const faces = [...document.querySelectorAll('[data-card]')]
+                    .map((card) => card.dataset.card.split('#')[0]);
+                return {you: message.you, hand: 'hand' in (message.view || {}),
+                        hidden: faces.filter((code) => !view.includes(`"${code}`)
+                                                       && !view.includes(` ${code}`))};
+            }"""
+        )
+        assert seen["you"] is None
+        assert not seen["hand"]
+        # every face on the page is one the spectators' view shows (no hidden card)
+        assert seen["hidden"] == [], seen
+        expect(watcher.locator("[data-testid='hand'] [data-card]")).to_have_count(0)
+        watcher.wait_for_timeout(300)
+
+
+def test_reconnect_banner_and_the_table_comes_back(
+    page: Page,
+    play_as_guest: Callable[[Page], None],
+    server: Any,
+) -> None:
+    play_as_guest(page)
+    page.get_by_test_id(f"quick-seat-{QUICK_ROOM}").click()
+    table = page.get_by_test_id("table")
+    expect(table).to_be_visible()
+    expect(page.locator("[data-testid^='seat-'][data-empty='false']")).to_have_count(6)
+    you = table.get_attribute("data-you")
+    banner = page.get_by_test_id("connection-banner")
+    expect(banner).to_be_hidden()
+    page.evaluate("window.beforeStop = window.rummyhall.lastTableMessage")
+    server.stop()
+    try:
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("reconnecting")
+    finally:
+        server.start()
+    expect(banner).to_be_hidden(timeout=15_000)
+    expect(table).to_have_attribute("data-you", you or "")
+    # the socket watched the table again: a fresh snapshot of the same table arrived
+    page.wait_for_function("window.rummyhall.lastTableMessage !== window.beforeStop")
+    assert last_message(page)["table"] == int(table.get_attribute("data-table") or 0)
+    expect(page.locator("[data-testid^='seat-'][data-empty='false']")).to_have_count(6)
+
+
+def test_keyboard_and_the_client_files(
+    page: Page, play_as_guest: Callable[[Page], None], server: Any
+) -> None:
+    # the client's files are revalidated on every load, so a deploy is picked up at once
+    for path in ("/", "/js/app.js", "/css/base.css"):
+        response = page.request.get(server.url + path)
+        assert response.ok, path
+        assert response.headers["cache-control"] == "no-cache", path
+
+    # sign in as a guest with the keyboard alone: Tab to the button, Enter
+    page.goto("/")
+    expect(page.get_by_test_id("signin-name")).to_be_focused()
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.testid") == "signin-guest":
+            break
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    # a quick-seat button is reachable and activates with Space
+    button = page.get_by_test_id(f"quick-seat-{QUICK_ROOM}")
+    button.focus()
+    page.keyboard.press(" ")
+    expect(page.get_by_test_id("table")).to_be_visible()
+    # a refused request is explained in plain words: the invite code does not exist
+    page.goto("/#/invite/no-such-code")
+    expect(page.get_by_test_id("invite-error")).to_contain_text("not valid")
