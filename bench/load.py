@@ -106,7 +106,7 @@ async def _player(
     import random
 
     from rummyhall.bots.patti import PattiBot
-    from rummyhall.client import ClientError, RoomClient
+    from rummyhall.client import RoomClient
 
     bot = PattiBot(seed=number)
     pace = random.Random(number)
@@ -116,34 +116,44 @@ async def _player(
         feed = client.follow(table)
         await client.connect()
         await client.watch(table)
-        while time.monotonic() < stop_at:
-            try:
-                message = await asyncio.wait_for(feed.get(), max(0.05, stop_at - time.monotonic()))
-            except TimeoutError:
-                break
-            results["messages"] += 1
-            view = message["view"]
-            if not feed.empty() or view is None or message["you"] is None:
+        try:
+            # One deadline for the whole run (a timeout per message would cost a timer each).
+            async with asyncio.timeout(max(0.0, stop_at - time.monotonic())):
+                await _play(client, table, feed, bot, pace, think, results)
+        except TimeoutError:
+            pass
+
+
+async def _play(
+    client: Any, table: int, feed: Any, bot: Any, pace: Any, think: float, results: dict[str, Any]
+) -> None:
+    from rummyhall.client import ClientError
+
+    while True:
+        message = await feed.get()
+        results["messages"] += 1
+        view = message["view"]
+        if not feed.empty() or view is None or message["you"] is None:
+            continue
+        if not any(a["seat"] == message["you"] for a in view.get("awaited", [])):
+            continue
+        action = bot.act(view)
+        if action is None:
+            continue
+        if think > 0:
+            # A person takes a moment before acting; if the table moved on meanwhile (a
+            # timeout, a leave), look again.
+            await asyncio.sleep(think * pace.uniform(0.5, 1.5))
+            if not feed.empty():
                 continue
-            if not any(a["seat"] == message["you"] for a in view.get("awaited", [])):
-                continue
-            action = bot.act(view)
-            if action is None:
-                continue
-            if think > 0:
-                # A person takes a moment before acting; if the table moved on meanwhile (a
-                # timeout, a leave), look again.
-                await asyncio.sleep(think * pace.uniform(0.5, 1.5))
-                if not feed.empty():
-                    continue
-            start = time.perf_counter()
-            try:
-                await client.act(table, action)
-            except ClientError as error:
-                results["errors"][error.code] = results["errors"].get(error.code, 0) + 1
-                continue
-            results["latency"].append(time.perf_counter() - start)
-            results["actions"] += 1
+        start = time.perf_counter()
+        try:
+            await client.act(table, action)
+        except ClientError as error:
+            results["errors"][error.code] = results["errors"].get(error.code, 0) + 1
+            continue
+        results["latency"].append(time.perf_counter() - start)
+        results["actions"] += 1
 
 
 def _client_process(
@@ -171,8 +181,13 @@ def _client_process(
         await meter
         return results
 
-    # The same event loop the server runs on (uvicorn picks uvloop when it is installed).
+    # The same event loop and collector settings the server runs with (uvicorn picks uvloop when
+    # it is installed; rummyhall serve collects cycles less often).
+    import gc
+
     import uvloop
+
+    gc.set_threshold(50_000, 50, 100)
 
     results = uvloop.run(main())
     out.put(results)

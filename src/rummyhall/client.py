@@ -166,7 +166,8 @@ class RoomClient:
         self._pending[cid] = future
         try:
             await self._socket.send(orjson.dumps(message).decode())
-            answer = await asyncio.wait_for(future, 30)
+            async with asyncio.timeout(30):
+                answer = await future
         finally:
             self._pending.pop(cid, None)
         if answer["type"] == "error":
