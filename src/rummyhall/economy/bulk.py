@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BigInteger, bindparam, insert, update
+from sqlalchemy import BigInteger, Connection, bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy.ledger import (
@@ -46,12 +46,18 @@ class Transfer:
 
 async def transfer_many(session: AsyncSession, transfers: Sequence[Transfer]) -> None:
     """Apply every transfer, or raise (and the caller rolls the transaction back)."""
+    await session.run_sync(lambda sync: write_transfers(sync.connection(), transfers))
+
+
+def write_transfers(conn: Connection, transfers: Sequence[Transfer]) -> None:
+    """:func:`transfer_many` on a plain connection: the writer runs it in the database's own
+    thread together with the log rows (:meth:`rummyhall.store.database.Database.write`)."""
     batch = [(t, _legs(t.postings)) for t in transfers]
     batch = [(t, legs) for t, legs in batch if legs]
     if not batch:
         return
     now = utcnow()
-    rows = await session.execute(
+    rows = conn.execute(
         insert(_TRANSACTIONS).returning(
             _TRANSACTIONS.c.id, _TRANSACTIONS.c.key, sort_by_parameter_order=True
         ),
@@ -77,16 +83,12 @@ async def transfer_many(session: AsyncSession, transfers: Sequence[Transfer]) ->
             )
             net[account] = net.get(account, 0) + amount
     names = sorted(net)
-    await session.execute(
-        _insert(session, _ACCOUNTS).on_conflict_do_nothing(index_elements=["name"]),
+    conn.execute(
+        _insert(conn, _ACCOUNTS).on_conflict_do_nothing(index_elements=["name"]),
         [{"name": name, "balance": 0} for name in names],
     )
-    # Accounts in name order (as ``transfer`` does), so that concurrent writers cannot deadlock.
-    # A balance that would go below zero violates the table's CHECK constraint: the batch fails.
-    await session.execute(
-        _ADD, [{"account": name, "amount": net[name]} for name in names if net[name]]
-    )
-    await session.execute(insert(_POSTINGS), postings)
+    conn.execute(_ADD, [{"account": name, "amount": net[name]} for name in names if net[name]])
+    conn.execute(insert(_POSTINGS), postings)
 
 
 def _memo(memo: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from sqlalchemy import (
     BigInteger,
+    Connection,
     Table,
     TextClause,
     bindparam,
@@ -176,15 +177,30 @@ def _account_statements(count: int) -> tuple[TextClause, TextClause]:
     return ensure, apply
 
 
-def _insert(session: AsyncSession, table: Table) -> Any:
+def _insert(session: AsyncSession | Connection, table: Table) -> Any:
     """The dialect's INSERT, which knows ON CONFLICT (both databases spell it the same)."""
-    if session.get_bind().dialect.name == "postgresql":
+    dialect = session.dialect if isinstance(session, Connection) else session.get_bind().dialect
+    if dialect.name == "postgresql":
         return postgresql.insert(table)
     return sqlite.insert(table)
 
 
 async def transfer(
     session: AsyncSession,
+    key: str,
+    postings: Sequence[tuple[str, int]],
+    *,
+    kind: str,
+    memo: Mapping[str, Any] | None = None,
+) -> bool:
+    """:func:`transfer_on` in an async session."""
+    return await session.run_sync(
+        lambda sync: transfer_on(sync.connection(), key, postings, kind=kind, memo=memo)
+    )
+
+
+def transfer_on(
+    conn: Connection,
     key: str,
     postings: Sequence[tuple[str, int]],
     *,
@@ -200,7 +216,7 @@ async def transfer(
 
     Raises LedgerError for malformed postings (not summing to zero, bad names) and
     InsufficientChips if an account other than the mint would go below zero; either way nothing
-    of this transfer is applied and the session stays usable.
+    of this transfer is applied and the connection (its transaction) stays usable.
     """
     if not key or len(key) > _KEY_MAX:
         raise LedgerError(f"bad idempotency key {key!r}")
@@ -209,7 +225,7 @@ async def transfer(
     legs = _legs(postings)
     if not legs:
         # Nothing to write; but a key already used still answers False, as always.
-        return not await transaction_exists(session, key)
+        return not _transaction_exists(conn, key)
     net: dict[str, int] = {}
     for account, amount in legs:
         net[account] = net.get(account, 0) + amount
@@ -218,12 +234,12 @@ async def transfer(
     # 1. Claim the key. On PostgreSQL a concurrent claim of the same key waits here for the
     # other transaction to end, then finds the key taken (or free, if it rolled back).
     claimed = (
-        _insert(session, _TRANSACTIONS)
+        _insert(conn, _TRANSACTIONS)
         .values(key=key, kind=kind, memo=None if memo is None else dict(memo), created_at=utcnow())
         .on_conflict_do_nothing(index_elements=["key"])
         .returning(_TRANSACTIONS.c.id)
     )
-    transaction_id = (await session.execute(claimed)).scalar_one_or_none()
+    transaction_id = conn.execute(claimed).scalar_one_or_none()
     if transaction_id is None:
         return False  # this movement happened already
 
@@ -235,19 +251,19 @@ async def transfer(
 
     # 2. Make sure every account has a row (new accounts start at zero), so that step 3 finds
     # them all: a row another transaction is creating is waited for here.
-    await session.execute(ensure, params)
+    conn.execute(ensure, params)
 
     # 3. Apply every account's net amount in one statement. Rows are visited (and locked) in
     # name order, so two transfers over the same accounts cannot deadlock on PostgreSQL, and a
     # row is changed only if it stays at or above zero (the mint excepted): the check and the
     # change are one step, so concurrent spends of the same chips cannot both pass. The CHECK
     # constraint on balances is the backstop.
-    changed = await session.execute(apply, params)
+    changed = conn.execute(apply, params)
     applied = set(changed.scalars())
     if len(applied) < len(names):
-        await _refuse(session, transaction_id, net, applied)
+        _refuse(conn, transaction_id, net, applied)
 
-    await session.execute(
+    conn.execute(
         insert(_POSTINGS),
         [
             {"transaction_id": transaction_id, "account": account, "amount": amount}
@@ -257,23 +273,26 @@ async def transfer(
     return True
 
 
-async def _refuse(
-    session: AsyncSession, transaction_id: int, net: Mapping[str, int], applied: set[str]
+def _refuse(
+    conn: Connection, transaction_id: int, net: Mapping[str, int], applied: set[str]
 ) -> NoReturn:
     """Undo what step 3 changed and give the key back: the transfer leaves no trace, and the
     caller's transaction goes on (a rare path: it costs three more statements)."""
     if applied:
-        await session.execute(
-            _UNDO, [{"account": name, "amount": net[name]} for name in sorted(applied)]
-        )
-    await session.execute(delete(_TRANSACTIONS).where(_TRANSACTIONS.c.id == transaction_id))
+        conn.execute(_UNDO, [{"account": name, "amount": net[name]} for name in sorted(applied)])
+    conn.execute(delete(_TRANSACTIONS).where(_TRANSACTIONS.c.id == transaction_id))
     short = min(name for name in net if name not in applied)
-    raise InsufficientChips(short, await balance(session, short), net[short])
+    raise InsufficientChips(short, balance_on(conn, short), net[short])
 
 
 async def balance(session: AsyncSession, account: str) -> int:
     """The chips in ``account`` (0 for an account never used)."""
-    found = await session.scalar(select(_ACCOUNTS.c.balance).where(_ACCOUNTS.c.name == account))
+    return await session.run_sync(lambda sync: balance_on(sync.connection(), account))
+
+
+def balance_on(conn: Connection, account: str) -> int:
+    """:func:`balance` on a plain connection."""
+    found = conn.scalar(select(_ACCOUNTS.c.balance).where(_ACCOUNTS.c.name == account))
     return 0 if found is None else int(found)
 
 
@@ -289,7 +308,11 @@ async def balances(session: AsyncSession, prefix: str) -> dict[str, int]:
 
 async def transaction_exists(session: AsyncSession, key: str) -> bool:
     """Whether a transaction with this idempotency key has been written."""
-    found = await session.scalar(select(_TRANSACTIONS.c.id).where(_TRANSACTIONS.c.key == key))
+    return await session.run_sync(lambda sync: _transaction_exists(sync.connection(), key))
+
+
+def _transaction_exists(conn: Connection, key: str) -> bool:
+    found = conn.scalar(select(_TRANSACTIONS.c.id).where(_TRANSACTIONS.c.key == key))
     return found is not None
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.bots import Bot
@@ -239,22 +240,23 @@ class TableActor:
         body: JSON,
         at: int,
         postings: Sequence[tuple[str, int]] = (),
-        extra: Callable[[AsyncSession, int], Awaitable[Any]] | None = None,
+        extra: Callable[[Connection, int], Any] | None = None,
     ) -> tuple[int, Any]:
-        """Append one entry (with its chip transfer) and commit; returns (seq, extra's result)."""
+        """Append one entry (with its chip transfer, and ``extra``'s work on the database in
+        the same transaction) and commit; returns (seq, extra's result)."""
         seq = self.seq + 1
         table_id = self.id
 
-        async def operation(session: AsyncSession) -> Any:
+        def work(conn: Connection) -> Any:
             assert extra is not None
-            return await extra(session, seq)
+            return extra(conn, seq)
 
         transfer = None
         if postings:
             key = f"table:{table_id}:seq:{seq}"
             transfer = Transfer(key, postings, kind, {"table": table_id, "seq": seq})
         result = await self.writer.write(
-            operation=None if extra is None else operation,
+            work=None if extra is None else work,
             entry=LogEntry(table_id, seq, kind, body, at),
             transfer=transfer,
         )
@@ -368,14 +370,14 @@ class TableActor:
         table_id, room = self.id, self.room
         at = self.clock.now()
 
-        async def take_chips(session: AsyncSession, seq: int) -> int:
-            wallet = await ledger.balance(session, f"player:{account_id}")
+        def take_chips(conn: Connection, seq: int) -> int:
+            wallet = ledger.balance_on(conn, f"player:{account_id}")
             if wallet < room.min_stack:
                 raise RoomError(
                     "insufficient_chips", f"you need {room.min_stack} chips to sit here"
                 )
             amount = min(wanted, wallet)
-            await _wallet_to_seat(session, table_id, seq, account_id, seat, amount, "buy_in")
+            _wallet_to_seat(conn, table_id, seq, account_id, seat, amount, "buy_in")
             body["buy_in"] = amount
             return amount
 
@@ -434,11 +436,11 @@ class TableActor:
         table_id, wanted = self.id, self.room.buy_in - self.stacks.get(seat, 0)
         body: JSON = {"seat": seat, "account": account_id}
 
-        async def take_chips(session: AsyncSession, seq: int) -> int:
-            wallet = await ledger.balance(session, f"player:{account_id}")
+        def take_chips(conn: Connection, seq: int) -> int:
+            wallet = ledger.balance_on(conn, f"player:{account_id}")
             amount = min(wanted, wallet)
             if amount > 0:
-                await _wallet_to_seat(session, table_id, seq, account_id, seat, amount, "top_up")
+                _wallet_to_seat(conn, table_id, seq, account_id, seat, amount, "top_up")
             body["chips"] = amount
             return amount
 
@@ -584,13 +586,13 @@ class TableActor:
         record = self.game.record()
         self.game = replay(record, upto=len(record["actions"]) - 1)
 
-    async def _save_hand(self, session: AsyncSession, seq: int) -> int:
+    def _save_hand(self, conn: Connection, seq: int) -> int:
         assert self.game is not None
         players = {seat: o.account_id for seat, o in self.seats.items() if seat <= self.game.seats}
         record = self.game.record()
         record["table"] = {"id": self.id, "room": self.room.key, "game_no": self.game_no}
-        return await store_tables.save_hand(
-            session, table_id=self.id, game=self.room.game, record=record, players=players
+        return store_tables.write_hand(
+            conn, table_id=self.id, game=self.room.game, record=record, players=players
         )
 
     async def void(self) -> bool:
@@ -865,8 +867,8 @@ class BotSeats(Protocol):
     def release(self, account_id: int) -> None: ...
 
 
-async def _wallet_to_seat(
-    session: AsyncSession,
+def _wallet_to_seat(
+    conn: Connection,
     table_id: int,
     seq: int,
     account_id: int,
@@ -875,8 +877,8 @@ async def _wallet_to_seat(
     kind: str,
 ) -> None:
     """Move chips from a player's wallet to their seat, keyed by the log entry it goes with."""
-    await ledger.transfer(
-        session,
+    ledger.transfer_on(
+        conn,
         f"table:{table_id}:seq:{seq}",
         [(f"player:{account_id}", -amount), (f"table:{table_id}:seat:{seat}", amount)],
         kind=kind,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -179,6 +179,13 @@ async def append_log(
 async def append_logs(session: AsyncSession, entries: Iterable[LogEntry]) -> None:
     """Append many entries (of one table or many) in one round trip: a batch of the actions
     of several tables committed together."""
+    rows = list(entries)
+    await session.run_sync(lambda sync: write_logs(sync.connection(), rows))
+
+
+def write_logs(conn: Connection, entries: Iterable[LogEntry]) -> None:
+    """:func:`append_logs` on a plain connection (the writer's path, see
+    :meth:`rummyhall.store.database.Database.write`)."""
     rows = [
         {"table_id": e.table_id, "seq": e.seq, "kind": e.kind, "body": e.body, "at_ms": e.at}
         for e in entries
@@ -186,7 +193,7 @@ async def append_logs(session: AsyncSession, entries: Iterable[LogEntry]) -> Non
     if not rows:
         return
     try:
-        await session.execute(insert(_LOG), rows)
+        conn.execute(insert(_LOG), rows)
     except IntegrityError as exc:
         raise DuplicateLogEntry(
             "a log entry with this table and sequence number exists already "
@@ -232,7 +239,31 @@ async def save_hand(
     finished_at: datetime | None = None,
 ) -> int:
     """Store a finished hand's record; ``players`` maps seat -> account id. Returns its id."""
-    result = await session.execute(
+    return await session.run_sync(
+        lambda sync: write_hand(
+            sync.connection(),
+            table_id=table_id,
+            game=game,
+            record=record,
+            players=players,
+            seq_start=seq_start,
+            finished_at=finished_at,
+        )
+    )
+
+
+def write_hand(
+    conn: Connection,
+    *,
+    table_id: int,
+    game: str,
+    record: Mapping[str, Any],
+    players: Mapping[int, int],
+    seq_start: int | None = None,
+    finished_at: datetime | None = None,
+) -> int:
+    """:func:`save_hand` on a plain connection (the table writer's path)."""
+    result = conn.execute(
         insert(HandModel)
         .values(
             table_id=table_id,
@@ -245,7 +276,7 @@ async def save_hand(
     )
     hand_id = int(result.scalar_one())
     if players:
-        await session.execute(
+        conn.execute(
             insert(table(HandPlayerModel)),
             [
                 {"hand_id": hand_id, "seat": seat, "account_id": account_id}
