@@ -224,3 +224,31 @@ async def test_a_cancelled_writer_gives_the_write_lock_back(db: Database) -> Non
         await ledger.transfer(session, "b", [("mint", -2), ("house", 2)], kind="test")
     async with db.read() as session:
         assert await ledger.balance(session, "house") == 2  # the cancelled one rolled back
+
+
+async def test_write_commits_plain_work_or_rolls_it_back(db: Database) -> None:
+    """Database.write runs plain code on a connection in one transaction (on SQLite on the
+    database's own thread): committed when it returns, gone if it raises; writers queue."""
+
+    def grant(conn: Connection, name: str, amount: int) -> int:
+        ledger.transfer_on(conn, f"grant:{name}", [("mint", -amount), (name, amount)], kind="t")
+        return ledger.balance_on(conn, name)
+
+    assert await db.write(lambda conn: grant(conn, "player:1", 50)) == 50
+
+    def fails(conn: Connection) -> None:
+        grant(conn, "player:2", 70)
+        raise RuntimeError("changed my mind")
+
+    with pytest.raises(RuntimeError):
+        await db.write(fails)
+    # Several writers at once (and an async transaction among them) all land, one at a time.
+    results = await asyncio.gather(
+        *(db.write(lambda conn, n=n: grant(conn, f"player:{n}", n)) for n in range(3, 13))
+    )
+    assert results == list(range(3, 13))
+    async with db.read() as session:
+        assert await ledger.balance(session, "player:1") == 50
+        assert await ledger.balance(session, "player:2") == 0
+        assert not await ledger.transaction_exists(session, "grant:player:2")
+        assert await ledger.balance(session, "mint") == -50 - sum(range(3, 13))
