@@ -198,6 +198,7 @@ class Patti(Game):
     def __init__(self, config: PattiConfig | None = None) -> None:
         super().__init__()
         self.config = config or PattiConfig()
+        self._public: tuple[int, JSON] | None = None  # (log length, the seats' shared view)
         self.phase = START
         seats = range(1, self.config.seats + 1)
         self.order: list[int] = self.config.players
@@ -779,11 +780,26 @@ class Patti(Game):
 
     def view(self, seat: int | None) -> JSON:
         self._check_seat(seat)
+        # Everything but the viewer's own cards is the same for every seat: built once per
+        # state (the log grows with every change; a rewind makes a new game) and shared, since a
+        # room sends every change to each seat (views are read, never changed).
+        if self._public is None or self._public[0] != len(self.log):
+            self._public = (len(self.log), self._public_view())
+        data = dict(self._public[1])
+        data["viewer"] = seat
+        if seat is not None and seat != HOUSE:
+            hand = _display(self.hands[seat])
+            data["hand"] = _text(hand)
+            data["class"] = class_name(strength(hand)) if hand else None
+            data["seen"] = [dict(entry) for entry in self.seen[seat]]
+        return data
+
+    def _public_view(self) -> JSON:
         dealt = self.phase != START
         double = self.double_price() if self.phase in (PLAY, SIDESHOW) else None
-        data: JSON = {
+        return {
             "game": self.name,
-            "viewer": seat,
+            "viewer": None,
             "phase": self.phase,
             "boot": self.config.boot,
             "max_chaal": self.config.max_chaal,
@@ -807,12 +823,6 @@ class Patti(Game):
             "how": self.how,
             "result": None if self._result is None else self._result.to_json(),
         }
-        if seat is not None and seat != HOUSE:
-            hand = _display(self.hands[seat])
-            data["hand"] = _text(hand)
-            data["class"] = class_name(strength(hand)) if hand else None
-            data["seen"] = [dict(entry) for entry in self.seen[seat]]
-        return data
 
     def _seat_view(self, seat: int) -> JSON:
         shown = self.shown.get(seat)
