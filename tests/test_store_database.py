@@ -234,14 +234,17 @@ async def test_write_commits_plain_work_or_rolls_it_back(db: Database) -> None:
         ledger.transfer_on(conn, f"grant:{name}", [("mint", -amount), (name, amount)], kind="t")
         return ledger.balance_on(conn, name)
 
-    assert await db.write(lambda conn: grant(conn, "player:1", 50)) == 50
+    told: list[int] = []
+    assert await db.write(lambda conn: grant(conn, "player:1", 50), on_commit=told.append) == 50
+    assert told == [50]  # told of the commit (in the event loop) before write() returned
 
     def fails(conn: Connection) -> None:
         grant(conn, "player:2", 70)
         raise RuntimeError("changed my mind")
 
     with pytest.raises(RuntimeError):
-        await db.write(fails)
+        await db.write(fails, on_commit=told.append)
+    assert told == [50]
     # Several writers at once (and an async transaction among them) all land, one at a time.
     results = await asyncio.gather(
         *(db.write(lambda conn, n=n: grant(conn, f"player:{n}", n)) for n in range(3, 13))

@@ -120,7 +120,9 @@ class Writer:
                     write_transfers(conn, [j.transfer for j in plain if j.transfer])
                     return results
 
-                self._finish(plain, await self.db.write(write))
+                # The tables hear of the commit straight from the database thread's callback,
+                # without waiting for this task's own turn of the loop first.
+                await self.db.write(write, on_commit=lambda results: self._finish(plain, results))
             if special:
                 results = []
                 async with self.db.transaction() as session:

@@ -239,18 +239,33 @@ class Database:
         finally:
             await _close(session, held)
 
-    async def write(self, work: Callable[[Connection], _T]) -> _T:
+    async def write(
+        self,
+        work: Callable[[Connection], _T],
+        on_commit: Callable[[_T], None] | None = None,
+    ) -> _T:
         """Run ``work`` on a connection inside one write transaction, committed when it returns
         (rolled back if it raises), and return its result. ``work`` is plain code: on SQLite it
         runs, BEGIN to COMMIT, on a database thread in one go; on PostgreSQL inside an async
-        transaction like any other."""
+        transaction like any other. ``on_commit(result)`` is called in the event loop as soon as
+        the transaction has committed (a turn of the loop before this call returns)."""
         if self._batch_engine is None or self._batch_thread is None:
             async with self.transaction() as session:
-                return await session.run_sync(lambda sync: work(sync.connection()))
+                result = await session.run_sync(lambda sync: work(sync.connection()))
+            if on_commit is not None:
+                on_commit(result)
+            return result
+        loop = asyncio.get_running_loop()
+        engine = self._batch_engine
+
+        def run() -> _T:
+            result = _run_batch(engine, work)
+            if on_commit is not None:
+                loop.call_soon_threadsafe(on_commit, result)
+            return result
+
         await self._write_lock.acquire()
-        done = asyncio.get_running_loop().run_in_executor(
-            self._batch_thread, _run_batch, self._batch_engine, work
-        )
+        done = loop.run_in_executor(self._batch_thread, run)
         # The lock goes back when the thread is done, even if we are cancelled before that.
         done.add_done_callback(lambda _: self._write_lock.release())
         return await asyncio.shield(done)
