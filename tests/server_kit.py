@@ -186,6 +186,26 @@ class Player:
                 break
 
 
+async def watch_table(client: RoomClient, table: int, *, follow: bool = False) -> JSON:
+    """Connect the client's WebSocket and watch ``table``; the table's snapshot. ``follow``: call
+    :meth:`RoomClient.follow` before watching, so that no message is missed (what a
+    :class:`Player` needs)."""
+    await client.connect()
+    if follow:
+        client.follow(table)
+    return await client.watch(table)
+
+
+async def seat_guest(
+    client: RoomClient, room: str, *, follow: bool = False
+) -> tuple[int, int, JSON]:
+    """The usual opening of a server test: play as a guest, quick-seat at ``room``, connect and
+    watch the table (:func:`watch_table`); (table, seat, the table's snapshot)."""
+    await client.guest()
+    table, seat = await client.quick_seat(room)
+    return table, seat, await watch_table(client, table, follow=follow)
+
+
 async def settle(hub: Any, predicate: Any, timeout: float = 60) -> None:
     """Wait until ``predicate(hub)`` holds (server-side state, for tests)."""
     deadline = time.monotonic() + timeout

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference_solver import classify_codes, judge_grouping, wild_codes
+from reference_solver import classify_codes, judge_grouping, rules_of, wild_codes
+from reference_solver import points as reference_points
+from reference_solver import requirement_met as reference_requirement
 from rummyhall.cards import Card, format_groups, from_code, parse, parse_cards, parse_groups
 from rummyhall.melds import (
     INDIAN13_CLASSIC,
@@ -776,3 +778,48 @@ def test_check_agrees_with_reference(case: tuple[str, Card, list[list[Card]]]) -
     assert result.two_point == expected.two_point, shown
     assert (result.reason is None) == result.declarable, shown
     assert len(result.groups) == len(groups)
+
+
+@st.composite
+def grouping_with_runs(draw: st.DrawFn) -> tuple[str, Card, list[list[Card]]]:
+    """A random grouping with up to four natural runs of one suit added (pure sequences), so that
+    the requirement is often met too."""
+    profile, cut, groups = draw(grouping())
+    for _ in range(draw(st.integers(min_value=0, max_value=4))):
+        size = draw(st.integers(min_value=3, max_value=5))
+        low = draw(st.integers(min_value=1, max_value=14 - size))
+        suit = draw(st.integers(0, 3))
+        groups.append([from_code(suit * 13 + rank - 1) for rank in range(low, low + size)])
+    return profile, cut, draw(st.permutations(groups))
+
+
+@settings(
+    max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(grouping_with_runs())
+def test_counted_groups_make_the_score(case: tuple[str, Card, list[list[Card]]]) -> None:
+    """The score is the sum of the counted groups' points (capped), and each group says its own
+    points and whether they count, as docs/melds.md puts it."""
+    profile, cut, groups = case
+    prof = get_profile(profile)
+    result = check(groups, joker=cut, profile=profile)
+    wild = wild_codes(cut, profile)
+    shown = f"{format_groups(groups)} cut {cut} {profile}"
+    counted = sum(group.points for group in result.groups if group.counted)
+    assert result.score == min(counted, prof.cap), shown
+    if counted <= prof.cap:
+        assert result.score == counted, shown
+    sequences = [(g.kind.is_pure, len(g.cards)) for g in result.groups if g.kind.is_sequence]
+    assert result.requirement == reference_requirement(rules_of(profile), sequences), shown
+    for group, cards in zip(result.groups, groups, strict=True):
+        assert group.cards == cards, shown
+        assert group.points == sum(reference_points(card.code, wild) for card in cards), shown
+        if result.requirement:
+            assert group.counted == (not group.kind.is_meld), shown
+        elif prof.unmet == "pure_exempt":
+            assert group.counted == (not group.kind.is_pure), shown
+        else:
+            assert group.counted, shown
+    if result.declarable and profile != MARRIAGE:
+        # Only melds and (vengala) loose jokers, which score nothing, are left to count.
+        assert result.score == 0, shown

@@ -14,7 +14,7 @@ from websockets.exceptions import InvalidStatus
 
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy.audit import audit_database
-from server_kit import Running, fast_settings, running, settle
+from server_kit import Running, fast_settings, running, seat_guest, settle
 
 
 @pytest.fixture
@@ -86,10 +86,7 @@ async def test_websocket_needs_a_session_and_our_origin(server: Running) -> None
 
 async def test_bad_messages_get_coded_errors_and_change_nothing(server: Running) -> None:
     async with RoomClient(server.url) as client:
-        await client.guest()
-        table, _ = await client.quick_seat("patti-10-5p")
-        await client.connect()
-        before = await client.watch(table)
+        table, _, before = await seat_guest(client, "patti-10-5p")
         cases = {
             "not json": "bad_message",
             "[1, 2]": "bad_message",

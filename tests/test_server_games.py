@@ -13,7 +13,7 @@ from rummyhall.economy.audit import audit_database
 from rummyhall.games.invariants import allowed, check_view, view_shape
 from rummyhall.games.protocol import replay
 from rummyhall.shuffle import FairDeal
-from server_kit import Player, fast_settings, running
+from server_kit import Player, fast_settings, running, seat_guest, watch_table
 
 ROOMS = {
     "indian13": "indian13-classic-points-1-2p",
@@ -29,11 +29,9 @@ async def play_one_game(url: str, room_key: str, game: str, seed: int) -> None:
         table, seat = await client.quick_seat(room_key)
         seated = await client.chips()
         assert seated < start  # the buy-in went to the seat
-        await client.connect()
         client.keep_received = True
         player = Player(client, game, seed)
-        client.follow(table)
-        await client.watch(table)
+        await watch_table(client, table, follow=True)
         final = await player.play(table, games=1)
         assert player.refused == []
         stack = final["info"]["seats"][seat - 1]["stack"]
@@ -89,12 +87,8 @@ async def test_stored_records_work_with_the_command_line(tmp_path: Path) -> None
         tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", next_game_ms=3_600_000
     )
     async with running(settings) as server, RoomClient(server.url) as client:
-        await client.guest()
-        table, _ = await client.quick_seat(ROOMS["patti"])
-        await client.connect()
+        table, _, _ = await seat_guest(client, ROOMS["patti"], follow=True)
         player = Player(client, "patti", 11)
-        client.follow(table)
-        await client.watch(table)
         await player.play(table)
         hands = (await client.request("GET", "/api/hands"))["hands"]
         record = (await client.request("GET", f"/api/hands/{hands[0]['id']}"))["record"]

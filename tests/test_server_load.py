@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rummyhall.client import RoomClient
 from rummyhall.economy.audit import audit_database
-from server_kit import Player, fast_settings, running
+from server_kit import Player, fast_settings, running, seat_guest
 
 TABLES = 6
 SEATS = 4
@@ -24,13 +24,8 @@ async def test_many_tables_at_once(tmp_path: Path) -> None:
         try:
             players = []
             for number, client in enumerate(clients):
-                await client.guest()
-                table, _ = await client.quick_seat("patti-10-4p")
-                await client.connect()
-                player = Player(client, "patti", number)
-                client.follow(table)
-                await client.watch(table)
-                players.append((player, table))
+                table, _, _ = await seat_guest(client, "patti-10-4p", follow=True)
+                players.append((Player(client, "patti", number), table))
             finals = await asyncio.gather(*(p.play(t, games=1) for p, t in players))
         finally:
             for client in clients:

@@ -15,7 +15,7 @@ from pathlib import Path
 from rummyhall.client import RoomClient
 from rummyhall.economy.audit import audit_database
 from rummyhall.games.protocol import replay
-from server_kit import Player, ServerProcess, free_port
+from server_kit import Player, ServerProcess, free_port, watch_table
 
 ROOMS = [
     ("indian13-classic-points-1-2p", "indian13"),
@@ -49,13 +49,11 @@ class Seat:
         await self.client.close()
         client = RoomClient(self.url)
         await client.login(self.name, "a long password")
-        await client.connect()
         bot = self.player.bot
         self.player = Player(client, self.game, self.number)
         self.player.bot = bot
         self.client = client
-        client.follow(self.table)
-        snapshot = await client.watch(self.table)
+        snapshot = await watch_table(client, self.table, follow=True)
         # Every action acknowledged before the crash is in the table's log.
         assert snapshot["seq"] >= self.acked
 
@@ -82,9 +80,7 @@ async def _crash_run(tmp_path: Path, database_url: str) -> None:
         for seat in seats:
             await seat.join()
             assert seat.client is not None
-            await seat.client.connect()
-            seat.client.follow(seat.table)
-            await seat.client.watch(seat.table)
+            await watch_table(seat.client, seat.table, follow=True)
         for _ in range(KILLS):
             plays = [asyncio.create_task(seat.play(games=10_000)) for seat in seats]
             await asyncio.sleep(rng.uniform(0.05, 0.6))

@@ -10,7 +10,7 @@ import pytest
 
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.games.protocol import replay
-from server_kit import Player, fast_settings, running
+from server_kit import Player, fast_settings, running, seat_guest
 
 ROOMS = {"patti": "patti-10-5p", "indian13": "indian13-classic-points-1-2p"}
 
@@ -20,13 +20,8 @@ async def test_replay_steps_are_the_players_views(tmp_path: Path, game: str) -> 
     url = f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}"
     settings = fast_settings(tmp_path, url, next_game_ms=3_600_000)
     async with running(settings) as server, RoomClient(server.url) as client:
-        await client.guest()
-        table, seat = await client.quick_seat(ROOMS[game])
-        await client.connect()
-        player = Player(client, game, 5)
-        client.follow(table)
-        await client.watch(table)
-        await player.play(table)
+        table, seat, _ = await seat_guest(client, ROOMS[game], follow=True)
+        await Player(client, game, 5).play(table)
         hands = (await client.request("GET", "/api/hands"))["hands"]
         hand_id = hands[0]["id"]
         record = (await client.request("GET", f"/api/hands/{hand_id}"))["record"]

@@ -14,7 +14,7 @@ from rummyhall.economy.audit import audit_database
 from rummyhall.games.invariants import allowed, check_view, view_shape
 from rummyhall.games.protocol import replay
 from rummyhall.server.clock import FakeClock
-from server_kit import Player, Running, fast_settings, running, settle
+from server_kit import Player, Running, fast_settings, running, seat_guest, settle, watch_table
 
 POINTS_2P = "indian13-classic-points-1-2p"
 PATTI = "patti-10-5p"
@@ -47,10 +47,7 @@ async def test_a_resent_action_is_applied_once(tmp_path: Path, db_url: str) -> N
     settings = fast_settings(tmp_path, db_url, next_game_ms=0)
     # A bot may drop at once and end a deal before it is our turn: the next one starts at once.
     async with running(settings) as server, RoomClient(server.url) as client:
-        await client.guest()
-        table, _ = await client.quick_seat(POINTS_2P)
-        await client.connect()
-        await client.watch(table)
+        table, _, _ = await seat_guest(client, POINTS_2P)
         state = await my_turn(client, table, server)
         step = state["step"]
         first = await client.act(table, "draw closed", cid="draw-1")
@@ -66,10 +63,7 @@ async def test_reconnecting_players_find_the_table_as_it_was(tmp_path: Path, db_
     settings = fast_settings(tmp_path, db_url, next_game_ms=0)
     # A bot may drop at once and end a deal before it is our turn: the next one starts at once.
     async with running(settings) as server, RoomClient(server.url) as client:
-        await client.guest()
-        table, seat = await client.quick_seat(POINTS_2P)
-        await client.connect()
-        await client.watch(table)
+        table, seat, _ = await seat_guest(client, POINTS_2P)
         before = await my_turn(client, table, server)
         await client.disconnect()
         # Gone: the seat stays, the game waits for the player's turn (its timer runs).
@@ -98,15 +92,11 @@ async def test_spectators_see_only_public_cards(tmp_path: Path, db_url: str) -> 
         await client.guest()
         await watcher.guest()
         table, _ = await client.quick_seat(PATTI)
-        await watcher.connect()
         seen: list[dict[str, Any]] = []
+        await watch_table(watcher, table, follow=True)
         feed = watcher.follow(table)
-        await watcher.watch(table)
-        await client.connect()
-        player = Player(client, "patti", 5)
-        client.follow(table)
-        await client.watch(table)
-        await player.play(table)
+        await watch_table(client, table, follow=True)
+        await Player(client, "patti", 5).play(table)
         await settle(server.hub, lambda hub: True)
         while not feed.empty():
             seen.append(feed.get_nowait())

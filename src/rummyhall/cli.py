@@ -7,7 +7,8 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -78,6 +79,12 @@ def _batch_line(line: str) -> dict[str, Any]:
     return _arrangement_json(arrange(hand, joker=joker, profile=profile))
 
 
+def _refuse(command: str, problem: object) -> int:
+    """Say on standard error what is wrong with the command line; the exit status, 2."""
+    print(f"{command}: {problem}", file=sys.stderr)
+    return 2
+
+
 def _cmd_arrange(args: argparse.Namespace, out: TextIO) -> int:
     if args.batch:
         for line in sys.stdin:
@@ -85,15 +92,13 @@ def _cmd_arrange(args: argparse.Namespace, out: TextIO) -> int:
                 out.write(json.dumps(_batch_line(line)) + "\n")
         return 0
     if args.hand is None or args.joker is None:
-        print("arrange: give a hand and --joker (or --batch)", file=sys.stderr)
-        return 2
+        return _refuse("arrange", "give a hand and --joker (or --batch)")
     try:
         profile = get_profile(args.profile)
         hand = parse_cards(args.hand)
         joker = parse(args.joker)
     except (CardError, ValueError) as exc:
-        print(f"arrange: {exc}", file=sys.stderr)
-        return 2
+        return _refuse("arrange", exc)
     result = arrange(hand, joker=joker, profile=profile)
     out.write(
         (json.dumps(_arrangement_json(result)) if args.json else _arrange_text(result)) + "\n"
@@ -105,13 +110,11 @@ def _cmd_verify_deal(args: argparse.Namespace, out: TextIO) -> int:
     try:
         seed = bytes.fromhex(args.server_seed)
     except ValueError:
-        print("verify-deal: --server-seed must be hexadecimal", file=sys.stderr)
-        return 2
+        return _refuse("verify-deal", "--server-seed must be hexadecimal")
     try:
         order = deal_order(seed, args.client_seed, args.nonce, decks=args.decks, jokers=args.jokers)
     except ValueError as exc:
-        print(f"verify-deal: {exc}", file=sys.stderr)
-        return 2
+        return _refuse("verify-deal", exc)
     out.write(format_cards(order) + "\n")
     actual = commitment(seed)
     out.write(f"commitment {actual}\n")
@@ -488,8 +491,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         game = replay_record(record)
         moves = _verbose_lines(record) if args.verbose else []
     except RecordError as exc:
-        print(f"replay: {exc}", file=sys.stderr)
-        return 2
+        return _refuse("replay", exc)
     out.write(_config_line(record, game) + "\n")
     for line in moves:
         out.write(line + "\n")
@@ -523,51 +525,42 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    if args.game == "patti":
-        return _play_patti(args, out)
-    from rummyhall.terminal import PlaySettings, play
-
-    if args.boot is not None or args.stack is not None:
-        print("play: --boot and --stack are for patti", file=sys.stderr)
-        return 2
+    """``rummyhall play GAME``: the game's settings from the flags, checked (the game's config is
+    built from them) before the table opens."""
+    seats: dict[str, Any] = {
+        "players": args.players,
+        "seed": args.seed,
+        "name": args.name,
+        "record": None if args.record is None else Path(args.record),
+        "client_seed": args.client_seed,
+    }
+    start: Callable[[], int]
     try:
-        settings = PlaySettings(
-            profile=args.profile or "classic",
-            players=args.players,
-            mode="points" if args.pool is None else f"pool{args.pool}",
-            seed=args.seed,
-            name=args.name,
-            record=None if args.record is None else Path(args.record),
-            client_seed=args.client_seed,
-        )
-        settings.config()
+        if args.game == "patti":
+            from rummyhall import terminal_patti
+
+            if args.profile is not None or args.pool is not None:
+                return _refuse("play", "Rummy Patti has no --profile or --pool")
+            patti = terminal_patti.PattiSettings(
+                boot=10 if args.boot is None else args.boot, stack=args.stack or 0, **seats
+            )
+            patti.config()
+            start = partial(terminal_patti.play, patti, out=out)
+        else:
+            from rummyhall import terminal
+
+            if args.boot is not None or args.stack is not None:
+                return _refuse("play", "--boot and --stack are for patti")
+            indian13 = terminal.PlaySettings(
+                profile=args.profile or "classic",
+                mode="points" if args.pool is None else f"pool{args.pool}",
+                **seats,
+            )
+            indian13.config()
+            start = partial(terminal.play, indian13, out=out)
     except ValueError as exc:
-        print(f"play: {exc}", file=sys.stderr)
-        return 2
-    return play(settings, out=out)
-
-
-def _play_patti(args: argparse.Namespace, out: TextIO) -> int:
-    from rummyhall.terminal_patti import PattiSettings, play
-
-    if args.profile is not None or args.pool is not None:
-        print("play: Rummy Patti has no --profile or --pool", file=sys.stderr)
-        return 2
-    try:
-        settings = PattiSettings(
-            players=args.players,
-            boot=10 if args.boot is None else args.boot,
-            stack=args.stack or 0,
-            seed=args.seed,
-            name=args.name,
-            record=None if args.record is None else Path(args.record),
-            client_seed=args.client_seed,
-        )
-        settings.config()
-    except ValueError as exc:
-        print(f"play: {exc}", file=sys.stderr)
-        return 2
-    return play(settings, out=out)
+        return _refuse("play", exc)
+    return start()
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -584,8 +577,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             checks=not args.no_checks,
         )
     except ValueError as exc:
-        print(f"simulate: {exc}", file=sys.stderr)
-        return 2
+        return _refuse("simulate", exc)
     if args.json:
         out.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:

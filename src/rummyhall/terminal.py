@@ -20,11 +20,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Protocol, TextIO
+from typing import Any, ClassVar, Final, Generic, Protocol, TextIO, TypeVar
 
 from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups, sort_key
 from rummyhall.games.indian13 import Indian13, Indian13Config
-from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, GameError
+from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, Game, GameError
 from rummyhall.games.rules13 import PROFILES
 from rummyhall.melds import Arrangement, Kind, arrange, check
 from rummyhall.shuffle import FairDeal
@@ -221,38 +221,55 @@ def auto_groups(arrangement: Arrangement) -> list[list[Card]]:
     return groups
 
 
-class TerminalTable:
-    """One match (a points deal, or a whole pool) at the terminal."""
+class SeatSettings(Protocol):
+    """What a terminal table's settings (either game's) say about its seats."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def client_seed(self) -> str | None: ...
+
+
+G = TypeVar("G", bound=Game)
+
+
+class TerminalBase(Generic[G]):
+    """What every terminal table shares: the person in seat 1 and a house bot in each other seat,
+    the input and output (colours on a terminal unless ``colour`` says otherwise), the clock, the
+    provably-fair deal source, and applying an action without ever letting a deadline pass."""
+
+    game: G
+    help_text: ClassVar[str]
+    """What ``h`` shows."""
+    quit_question: ClassVar[str] = "Quit?"
 
     def __init__(
         self,
-        settings: PlaySettings,
+        settings: SeatSettings,
         *,
         out: TextIO,
         ask: Callable[[str], str],
-        colour: bool,
-        clock: Callable[[], int] | None = None,
-        bot_factory: Callable[[int, int], Bot] = make_bot,
-        deal_source: Callable[[str, int], FairDeal] = new_fair_deal,
+        colour: bool | None,
+        clock: Callable[[], int] | None,
+        bot_factory: Callable[[int, int], Bot],
+        deal_source: Callable[[str, int], FairDeal],
     ) -> None:
-        self.settings = settings
-        self.game = Indian13(settings.config())
         self.out = out
         self._ask = ask
-        self.style = Style(colour)
+        self.style = Style(use_colour(out) if colour is None else colour)
         self.clock = clock or wall_clock()
         self.deal_source = deal_source
         self.client_seed = settings.client_seed or secrets.token_hex(8)
-        self.bots = {
-            seat: bot_factory(settings.seed, seat) for seat in range(2, self.game.seats + 1)
-        }
+        seats = range(2, settings.players + 1)
+        self.bots = {seat: bot_factory(settings.seed, seat) for seat in seats}
         self.names = {HUMAN: settings.name, **{s: BOT_NAMES[s - 2] for s in self.bots}}
-        self.melds = PROFILES[settings.profile].melds
-        self.fair: list[FairDeal] = []
-        self.drawn: str | None = None
-        """The card the person drew this turn (None: not drawn, or not known)."""
-        self.quiet_moves = 0
-        """Bot moves not narrated while the person is out of the deal."""
 
     # --- input and output --------------------------------------------------------------------
 
@@ -279,6 +296,112 @@ class TerminalTable:
         if seat == HUMAN:
             return f"{self.style.bold('You')} {base}"
         return f"{self.who(seat)} {third}"
+
+    # --- the game ------------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: str, deal: Deal | None = None) -> list[Event]:
+        game = self.game
+        at = max(self.clock(), game.clock)
+        deadline = next((a.deadline for a in game.awaited() if a.seat == seat), None)
+        if seat != HOUSE and deadline is not None:
+            at = min(at, deadline)  # no timers at a terminal: never let a deadline pass
+        events = game.apply(seat, action, at, deal=deal)
+        self._narrate(seat, action, events)
+        return events
+
+    def _narrate(self, actor: int, action: str, events: Sequence[Event]) -> None:
+        """Tell the person what ``actor``'s ``action`` did."""
+        raise NotImplementedError
+
+    # --- the person ----------------------------------------------------------------------------
+
+    def _human(self) -> None:
+        """The person's turn: commands until one makes a move (help, quitting and showing the
+        table again, on an empty line, are the same at every table)."""
+        self.say()
+        self.say(self.render(self.game.view(HUMAN)))
+        while True:
+            view = self.game.view(HUMAN)
+            command = self.ask(self._prompt(view)).strip()
+            if not command:
+                self.say(self.render(view))
+                continue
+            word = command.split()[0].lower()
+            if word in ("h", "help", "?"):
+                self.say(self.help_text)
+            elif word in ("q", "quit", "exit"):
+                if self.confirm(self.quit_question):
+                    raise QuitTable
+            elif self._command(command, view):
+                return
+
+    def _attempt(self, action: str) -> bool:
+        """Apply the person's action; False, with the engine's refusal shown, if refused."""
+        try:
+            self._apply(HUMAN, action)
+        except GameError as exc:
+            self.say(self.style.red(f"{exc.code}: {exc.message}"))
+            return False
+        return True
+
+    def render(self, view: JSON) -> str:
+        """The table as the person sees it."""
+        raise NotImplementedError
+
+    def _prompt(self, view: JSON) -> str:
+        raise NotImplementedError
+
+    def _command(self, command: str, view: JSON) -> bool:
+        """Carry out one of the person's commands; whether it made their move."""
+        raise NotImplementedError
+
+    def _write_record(self, path: Path) -> bool:
+        """Save the game's record to ``path`` and say so (or why not); whether it was saved."""
+        try:
+            path.write_text(json.dumps(self.game.record(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.say(self.style.red(f"could not write the record: {exc}"))
+            return False
+        self.say(f"Record saved to {path}; replay it with: rummyhall replay {path} --verbose")
+        return True
+
+
+class TerminalTable(TerminalBase[Indian13]):
+    """One match (a points deal, or a whole pool) at the terminal."""
+
+    help_text = HELP
+    quit_question = "Quit? The game is abandoned."
+
+    def __init__(
+        self,
+        settings: PlaySettings,
+        *,
+        out: TextIO,
+        ask: Callable[[str], str],
+        colour: bool | None,
+        clock: Callable[[], int] | None = None,
+        bot_factory: Callable[[int, int], Bot] | None = None,
+        deal_source: Callable[[str, int], FairDeal] | None = None,
+    ) -> None:
+        """``bot_factory`` and ``deal_source`` default to this module's :func:`make_bot` and
+        :func:`new_fair_deal`; ``colour`` None: colours on a terminal only."""
+        self.settings = settings
+        self.game = Indian13(settings.config())
+        super().__init__(
+            settings,
+            out=out,
+            ask=ask,
+            colour=colour,
+            clock=clock,
+            bot_factory=bot_factory or make_bot,
+            deal_source=deal_source or new_fair_deal,
+        )
+        self.melds = PROFILES[settings.profile].melds
+        self.fair: list[FairDeal] = []
+        self.drawn: str | None = None
+        """The card the person drew this turn (None: not drawn, or not known)."""
+        self.quiet_moves = 0
+        """Bot moves not narrated while the person is out of the deal."""
 
     # --- the match ---------------------------------------------------------------------------
 
@@ -321,16 +444,6 @@ class TerminalTable:
             self._human()
         else:  # pragma: no cover - the engine always awaits someone until it is over
             raise RuntimeError(f"nobody to wait for in phase {game.phase}")
-
-    def _apply(self, seat: int, action: str, deal: Deal | None = None) -> list[Event]:
-        game = self.game
-        at = max(self.clock(), game.clock)
-        deadline = next((a.deadline for a in game.awaited() if a.seat == seat), None)
-        if seat != HOUSE and deadline is not None:
-            at = min(at, deadline)  # no timers at a terminal: never let a deadline pass
-        events = game.apply(seat, action, at, deal=deal)
-        self._narrate(seat, action, events)
-        return events
 
     def _house(self) -> None:
         game = self.game
@@ -399,39 +512,18 @@ class TerminalTable:
 
     # --- the person --------------------------------------------------------------------------
 
-    def _human(self) -> None:
-        self.say()
-        self.say(self.render(self.game.view(HUMAN)))
-        while True:
-            view = self.game.view(HUMAN)
-            command = self.ask(self._prompt(view)).strip()
-            if not command:
-                self.say(self.render(view))
-                continue
-            word = command.split()[0].lower()
-            if word in ("h", "help", "?"):
-                self.say(HELP)
-                continue
-            if word in ("q", "quit", "exit"):
-                if self.confirm("Quit? The game is abandoned."):
-                    raise QuitTable
-                continue
-            try:
-                action = self.translate(command, view)
-            except ValueError as exc:
-                self.say(self.style.yellow(str(exc)))
-                continue
-            if action is None:
-                continue
-            try:
-                self._apply(HUMAN, action)
-            except GameError as exc:
-                self.say(self.style.red(f"{exc.code}: {exc.message}"))
-                continue
-            if action.startswith(("draw", "group")):
-                self.say(self._hand_block(self.game.view(HUMAN)))
-                continue
-            return
+    def _command(self, command: str, view: JSON) -> bool:
+        try:
+            action = self.translate(command, view)
+        except ValueError as exc:
+            self.say(self.style.yellow(str(exc)))
+            return False
+        if action is None or not self._attempt(action):
+            return False
+        if action.startswith(("draw", "group")):
+            self.say(self._hand_block(self.game.view(HUMAN)))
+            return False
+        return True
 
     def _prompt(self, view: JSON) -> str:
         phase = view["phase"]
@@ -864,12 +956,7 @@ class TerminalTable:
             if not answer:
                 return
             path = Path(answer)
-        try:
-            path.write_text(json.dumps(self.game.record(), indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            self.say(self.style.red(f"could not write the record: {exc}"))
-            return
-        self.say(f"Record saved to {path}; replay it with: rummyhall replay {path} --verbose")
+        self._write_record(path)
 
 
 def _shape(groups: Sequence[Sequence[Card]]) -> list[list[str]]:
@@ -910,13 +997,4 @@ def play(
     clock: Callable[[], int] | None = None,
 ) -> int:
     """Play one match at the terminal; the exit status."""
-    table = TerminalTable(
-        settings,
-        out=out,
-        ask=ask,
-        colour=use_colour(out) if colour is None else colour,
-        clock=clock,
-        bot_factory=make_bot,
-        deal_source=new_fair_deal,
-    )
-    return table.run()
+    return TerminalTable(settings, out=out, ask=ask, colour=colour, clock=clock).run()

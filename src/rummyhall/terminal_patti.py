@@ -12,9 +12,8 @@ players can pay the boot. There are no timers at a terminal.
 
 from __future__ import annotations
 
-import json
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
@@ -23,17 +22,14 @@ from rummyhall.games.patti import Patti, PattiConfig
 from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, GameError
 from rummyhall.shuffle import FairDeal
 from rummyhall.terminal import (
-    BOT_NAMES,
     HUMAN,
     NO_LIMIT_MS,
     Bot,
     QuitTable,
-    Style,
+    TerminalBase,
     canonical_card,
     pad,
     rpad,
-    use_colour,
-    wall_clock,
 )
 
 STACK_BOOTS: Final = 100
@@ -103,8 +99,10 @@ def record_path(path: Path, number: int) -> Path:
     return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
 
 
-class PattiTable:
+class PattiTable(TerminalBase[Patti]):
     """A session of Rummy Patti games at the terminal."""
+
+    help_text = HELP
 
     def __init__(
         self,
@@ -112,49 +110,29 @@ class PattiTable:
         *,
         out: TextIO,
         ask: Callable[[str], str],
-        colour: bool,
+        colour: bool | None,
         clock: Callable[[], int] | None = None,
-        bot_factory: Callable[[int, int], Bot] = make_bot,
-        deal_source: Callable[[str, int], FairDeal] = new_fair_deal,
-        first: Callable[[int], int] = draw_first,
+        bot_factory: Callable[[int, int], Bot] | None = None,
+        deal_source: Callable[[str, int], FairDeal] | None = None,
+        first: Callable[[int], int] | None = None,
     ) -> None:
+        """``bot_factory``, ``deal_source`` and ``first`` default to this module's
+        :func:`make_bot`, :func:`new_fair_deal` and :func:`draw_first`; ``colour`` None: colours
+        on a terminal only."""
         self.settings = settings
-        self.game = Patti(settings.config(first(settings.players)))
-        self.out = out
-        self._ask = ask
-        self.style = Style(colour)
-        self.clock = clock or wall_clock()
-        self.deal_source = deal_source
-        self.client_seed = settings.client_seed or secrets.token_hex(8)
-        seats = range(2, settings.players + 1)
-        self.bots = {seat: bot_factory(settings.seed, seat) for seat in seats}
-        self.names = {HUMAN: settings.name, **{s: BOT_NAMES[s - 2] for s in self.bots}}
+        self.game = Patti(settings.config((first or draw_first)(settings.players)))
+        super().__init__(
+            settings,
+            out=out,
+            ask=ask,
+            colour=colour,
+            clock=clock,
+            bot_factory=bot_factory or make_bot,
+            deal_source=deal_source or new_fair_deal,
+        )
         self.number = 1
         self.fair: FairDeal | None = None
         self.saved: list[Path] = []
-
-    # --- input and output --------------------------------------------------------------------
-
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def ask(self, prompt: str) -> str:
-        self.out.flush()
-        try:
-            return self._ask(prompt)
-        except (EOFError, KeyboardInterrupt):
-            self.say()
-            raise QuitTable from None
-
-    def who(self, seat: int) -> str:
-        name = self.names.get(seat, "house")
-        return f"p{seat} {name if len(name) <= 10 else name[:9] + '…'}"
-
-    def _subject(self, seat: int, base: str, third: str) -> str:
-        if seat == HUMAN:
-            return f"{self.style.bold('You')} {base}"
-        return f"{self.who(seat)} {third}"
 
     # --- the session ---------------------------------------------------------------------------
 
@@ -223,16 +201,6 @@ class PattiTable:
         else:
             self._bot(seat)
 
-    def _apply(self, seat: int, action: str, deal: Deal | None = None) -> list[Event]:
-        game = self.game
-        at = max(self.clock(), game.clock)
-        deadline = next((a.deadline for a in game.awaited() if a.seat == seat), None)
-        if seat != HOUSE and deadline is not None:
-            at = min(at, deadline)  # no timers at a terminal: never let a deadline pass
-        events = game.apply(seat, action, at, deal=deal)
-        self._narrate(events)
-        return events
-
     def _bot(self, seat: int) -> None:
         bot = self.bots[seat]
         for _ in range(_BOT_PATIENCE):
@@ -254,29 +222,8 @@ class PattiTable:
 
     # --- the person --------------------------------------------------------------------------
 
-    def _human(self) -> None:
-        self.say()
-        self.say(self.render(self.game.view(HUMAN)))
-        while True:
-            view = self.game.view(HUMAN)
-            command = self.ask(self._prompt(view)).strip()
-            if not command:
-                self.say(self.render(view))
-                continue
-            word = command.split()[0].lower()
-            if word in ("h", "help", "?"):
-                self.say(HELP)
-                continue
-            if word in ("q", "quit", "exit"):
-                if self.ask("Quit? [y/N] ").strip().lower() in ("y", "yes"):
-                    raise QuitTable
-                continue
-            try:
-                self._apply(HUMAN, translate(command))
-            except GameError as exc:
-                self.say(self.style.red(f"{exc.code}: {exc.message}"))
-                continue
-            return
+    def _command(self, command: str, view: JSON) -> bool:
+        return self._attempt(translate(command))
 
     def _prompt(self, view: JSON) -> str:
         if view["phase"] == "sideshow":
@@ -325,7 +272,7 @@ class PattiTable:
 
     # --- narration ---------------------------------------------------------------------------
 
-    def _narrate(self, events: list[Event]) -> None:
+    def _narrate(self, actor: int, action: str, events: Sequence[Event]) -> None:
         for event in events:
             if event.visible_to(HUMAN):
                 line = self._event_line(event.kind, event.data)
@@ -464,13 +411,8 @@ class PattiTable:
         if path is None or not self.game.log:
             return
         target = record_path(path, self.number)
-        try:
-            target.write_text(json.dumps(self.game.record(), indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            self.say(self.style.red(f"could not write the record: {exc}"))
-            return
-        self.saved.append(target)
-        self.say(f"Record saved to {target}; replay it with: rummyhall replay {target} --verbose")
+        if self._write_record(target):
+            self.saved.append(target)
 
 
 def translate(command: str) -> str:
@@ -506,14 +448,4 @@ def play(
     clock: Callable[[], int] | None = None,
 ) -> int:
     """Play a session at the terminal; the exit status."""
-    table = PattiTable(
-        settings,
-        out=out,
-        ask=ask,
-        colour=use_colour(out) if colour is None else colour,
-        clock=clock,
-        bot_factory=make_bot,
-        deal_source=new_fair_deal,
-        first=draw_first,
-    )
-    return table.run()
+    return PattiTable(settings, out=out, ask=ask, colour=colour, clock=clock).run()

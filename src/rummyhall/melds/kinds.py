@@ -160,10 +160,24 @@ def requirement_met(sequences: Iterable[tuple[bool, int]], profile: Profile) -> 
     return any(length >= long for is_pure, length in seqs if not is_pure)
 
 
+def counts(kind: Kind, met: bool, profile: Profile) -> bool:
+    """Whether the card points of a group of this kind count towards the grouping's score, the
+    requirement met or not (docs/melds.md): met, every group but the melds; not met, every group
+    but the pure sequences (``pure_exempt``) or every group (``all_count``)."""
+    if met:
+        return not kind.is_meld
+    return profile.unmet != "pure_exempt" or not kind.is_pure
+
+
 @dataclass(frozen=True, slots=True)
 class Group:
+    """One group of a judged grouping: its cards, its kind, the card points of its cards
+    (``points``) and whether those points count towards the grouping's score (``counted``)."""
+
     cards: list[Card]
     kind: Kind
+    points: int
+    counted: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,12 +185,15 @@ class Verdict:
     """How a player's own grouping is judged.
 
     ``declarable``: the grouping is a valid declaration. ``score``: the card points it scores for a
-    loser (capped; fixed scores such as drops are the engine's). ``two_point``: Marriage only, the
-    grouping shows a shape that limits a loser to 2 points. ``reason``: why it is no declaration."""
+    loser, the points of its counted groups capped at the profile's cap (fixed scores such as drops
+    are the engine's). ``requirement``: its sequences meet the declaration's requirement (which
+    decides which groups count). ``two_point``: Marriage only, the grouping shows a shape that
+    limits a loser to 2 points. ``reason``: why it is no declaration."""
 
     groups: list[Group]
     declarable: bool
     score: int
+    requirement: bool
     two_point: bool
     reason: str | None
 
@@ -208,22 +225,11 @@ def check(groups: Sequence[Sequence[Card]], *, joker: Card, profile: Profile | s
     sizes = [len(codes) for codes in code_groups]
     seqs = [(k.is_pure, n) for k, n in zip(kinds, sizes, strict=True) if k.is_sequence]
     met = requirement_met(seqs, prof)
-
-    def points(where: Iterable[bool]) -> int:
-        return sum(
-            card_points(code, wild)
-            for counted, codes in zip(where, code_groups, strict=True)
-            if counted
-            for code in codes
-        )
-
-    if met:
-        score = points(not k.is_meld for k in kinds)
-    elif prof.unmet == "pure_exempt":
-        score = points(not k.is_pure for k in kinds)
-    else:
-        score = points(True for _ in kinds)
-    score = min(score, prof.cap)
+    judged = [
+        Group(list(cards), kind, sum(card_points(c, wild) for c in codes), counts(kind, met, prof))
+        for cards, codes, kind in zip(groups, code_groups, kinds, strict=True)
+    ]
+    score = min(sum(group.points for group in judged if group.counted), prof.cap)
 
     reason = _reason(kinds, sizes, met, prof)
     declarable = reason is None
@@ -244,12 +250,23 @@ def check(groups: Sequence[Sequence[Card]], *, joker: Card, profile: Profile | s
             or joker_group >= prof.two_point_jokers
         )
     return Verdict(
-        groups=[Group(list(g), k) for g, k in zip(groups, kinds, strict=True)],
+        groups=judged,
         declarable=declarable,
         score=score,
+        requirement=met,
         two_point=two_point,
         reason=reason,
     )
 
 
-__all__ = ["Group", "Kind", "Verdict", "card_points", "check", "classify", "indian_points"]
+__all__ = [
+    "Group",
+    "Kind",
+    "Verdict",
+    "card_points",
+    "check",
+    "classify",
+    "counts",
+    "indian_points",
+    "requirement_met",
+]

@@ -16,8 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from rummyhall.cards import Card, CardError, Suit, parse, parse_cards
 from rummyhall.economy import ledger
 from rummyhall.games.protocol import Deal, GameError, game_class
-from rummyhall.melds import Kind, Wilds, arrange, check, get_profile
-from rummyhall.melds.kinds import card_points, requirement_met
+from rummyhall.melds import Wilds, arrange, check, get_profile
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.settings import Settings
@@ -232,13 +231,19 @@ async def hands(account: Me, request: Request, limit: int = 20) -> JSON:
     }
 
 
-@router.get("/hands/{hand_id}")
-async def hand(hand_id: int, account: Me, request: Request) -> JSON:
-    """A finished game's record (with the revealed shuffle seeds), for the players who played it."""
+async def _own_hand(request: Request, account: Account, hand_id: int) -> store_tables.HandRow:
+    """A finished game the account played in (else unknown_hand: others' games do not exist)."""
     async with _db(request).read() as session:
         row = await store_tables.get_hand(session, hand_id)
     if row is None or account.id not in row.players.values():
         raise RoomError("unknown_hand", f"you have no game {hand_id}", 404)
+    return row
+
+
+@router.get("/hands/{hand_id}")
+async def hand(hand_id: int, account: Me, request: Request) -> JSON:
+    """A finished game's record (with the revealed shuffle seeds), for the players who played it."""
+    row = await _own_hand(request, account, hand_id)
     return {"id": row.id, "record": row.record}
 
 
@@ -282,10 +287,7 @@ def _replay_steps(record: Mapping[str, Any], seat: int) -> list[JSON]:
 @router.get("/hands/{hand_id}/replay")
 async def hand_replay(hand_id: int, account: Me, request: Request) -> JSON:
     """A finished game step by step as the asking player saw it (players of that game only)."""
-    async with _db(request).read() as session:
-        row = await store_tables.get_hand(session, hand_id)
-    if row is None or account.id not in row.players.values():
-        raise RoomError("unknown_hand", f"you have no game {hand_id}", 404)
+    row = await _own_hand(request, account, hand_id)
     seat = min(s for s, owner in row.players.items() if owner == account.id)
     try:
         # Replaying a long game takes a moment: off the event loop, which serves the tables.
@@ -357,27 +359,18 @@ async def check_groups(body: CheckRequest) -> JSON:
     if not groups or not all(groups):
         raise RoomError("invalid_cards", "give one or more groups, each with one card or more")
     verdict = check(groups, joker=joker, profile=profile)
-    wild = Wilds.of(joker, profile).codes
-    sequences = [(g.kind.is_pure, len(g.cards)) for g in verdict.groups if g.kind.is_sequence]
-    met = requirement_met(sequences, profile)
-
-    def counted(kind: Kind) -> bool:
-        if met:
-            return not kind.is_meld
-        return not kind.is_pure if profile.unmet == "pure_exempt" else True
-
     return {
         "groups": [
             {
                 "cards": [str(card) for card in group.cards],
                 "kind": str(group.kind.value),
                 "meld": group.kind.is_meld,
-                "points": sum(card_points(card.code, wild) for card in group.cards),
-                "counted": counted(group.kind),
+                "points": group.points,
+                "counted": group.counted,
             }
             for group in verdict.groups
         ],
-        "requirement": met,
+        "requirement": verdict.requirement,
         "score": verdict.score,
         "declarable": verdict.declarable,
         "reason": verdict.reason,
