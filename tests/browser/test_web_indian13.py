@@ -105,6 +105,17 @@ def wait_until(check: Callable[[], Any], what: str, timeout: float = 15) -> Any:
         time.sleep(0.05)
 
 
+def pumped(page: Page, check: Callable[[], Any], what: str, timeout: float = 15) -> Any:
+    """wait_until for a check of the Frames alone: Playwright hands over the page's WebSocket
+    frames only while one of its calls runs, so this waits in the page, not in time.sleep."""
+    deadline = time.monotonic() + timeout
+    while not (value := check()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(40)
+    return value
+
+
 def labelled(page: Page) -> list[str]:
     """The group kinds, once every group carries the server's label for the groups shown."""
 
@@ -376,3 +387,136 @@ def test_two_players_see_only_their_own_cards(
     hands = [Counter(seen.view()["hand"]) for seen in frames]
     assert sum(hands[0].values()) == sum(hands[1].values()) == 13
     assert not any(page.js_errors for page in pages)  # type: ignore[attr-defined]
+
+
+def test_keyboard_shortcuts_and_the_open_cards(
+    page: Page,
+    sign_up: Callable[..., None],
+    page_api: Callable[..., Any],
+    screenshot: Callable[..., Any],
+) -> None:
+    """D discards the selected card, F asks to declare with it (a hand that is not complete asks
+    first: "keep playing" keeps it); a drawn card joins the "new cards" group at the end; the
+    "Open cards" dialog lists the open pile, newest first."""
+    frames = Frames(page)
+    sign_up(page, f"keys{int(time.time() * 1000) % 10**8}")
+    closed = page.get_by_test_id("pile-closed")
+    for _attempt in range(4):
+        # A table of our own with a bot; if the bot drops before our first turn (which ends the
+        # game), try another table.
+        created = page_api(page, "POST", "/api/tables", {"room": ROOM, "private": True})
+        assert created["status"] == 201, created
+        table = created["body"]["table"]["id"]
+        sat = page_api(page, "POST", f"/api/tables/{table}/sit", {"seat": None, "buy_in": None})
+        assert sat["status"] == 200, sat
+        page.goto(f"/#/table/{table}")
+        page.locator(f'[data-testid="table"][data-table="{table}"]').wait_for()
+        page.get_by_test_id("hand-card").first.wait_for(timeout=20_000)
+        result = page.get_by_test_id("result")
+        wait_until(lambda r=result: enabled(closed) or r.is_visible(), "our turn")
+        if enabled(closed):
+            break
+        page_api(page, "POST", f"/api/tables/{table}/leave")
+    assert enabled(closed), "no deal reached our turn"
+    cut = frames.view()["cut"]
+
+    # Draw with the keyboard (the pile is a button): the card joins the new-cards group.
+    groups = hand_groups(page)
+    closed.focus()
+    page.keyboard.press("Enter")
+    wait_until(lambda: len(flat(hand_groups(page))) == 14, "the drawn card")
+    assert_hand_is_the_view(page, frames)
+    drawn = (Counter(flat(hand_groups(page))) - Counter(flat(groups))).most_common(1)[0][0]
+    new_groups = page.locator('[data-testid="group"][data-new="true"]')
+    assert new_groups.count() == 1
+    last = hand_groups(page)[-1]
+    assert last[-1] == drawn
+    assert page.get_by_test_id("group").last.get_attribute("data-new") == "true"
+    # A lone card at the end takes the new card in; else it starts a group of its own.
+    if len(groups[-1]) == 1:
+        assert hand_groups(page) == [*groups[:-1], [*groups[-1], drawn]]
+    else:
+        assert hand_groups(page) == [*groups, [drawn]]
+
+    # F with a card whose removal does not leave a complete hand: asked first, then kept.
+    held = flat(hand_groups(page))
+    best = arrange([parse(c) for c in held], joker=parse(cut), profile=PROFILE)
+    assert best.discard is not None
+    throw = str(best.discard)
+    settled(page)
+    card_in_hand(page, throw).focus()
+    page.keyboard.press("Enter")
+    assert card_in_hand(page, throw).get_attribute("aria-pressed") == "true"
+    if not best.declarable:
+        page.keyboard.press("f")
+        page.get_by_test_id("confirm").wait_for()
+        page.get_by_test_id("confirm-no").click()
+        page.wait_for_timeout(150)
+        assert frames.view()["phase"] == "play"
+        assert len(flat(hand_groups(page))) == 14
+        card_in_hand(page, throw).focus()
+        if card_in_hand(page, throw).get_attribute("aria-pressed") != "true":
+            page.keyboard.press("Enter")
+    # D discards the selected card onto the open pile.
+    seen = len(frames.messages)
+    page.keyboard.press("d")
+    pumped(
+        page,
+        lambda: any(m["view"]["open"][-1:] == [throw] for m in frames.messages[seen:]),
+        "the discarded card on the open pile",
+    )
+    wait_until(lambda: len(flat(hand_groups(page))) == 13, "the card to leave the hand")
+
+    # The open cards dialog, once the bot has played (nothing moves on our turn): the open pile,
+    # newest first.
+    wait_until(lambda: enabled(closed) or page.get_by_test_id("result").is_visible(), "our turn")
+    assert_hand_is_the_view(page, frames)
+    pile = frames.view()["open"]
+    page.get_by_test_id("action-open-cards").click()
+    dialog = page.get_by_test_id("open-cards-dialog")
+    dialog.wait_for()
+    items = dialog.get_by_test_id("open-card")
+    assert [items.nth(i).get_attribute("data-card") for i in range(items.count())] == list(
+        reversed(pile)
+    )
+    screenshot(page, "indian13-open-cards")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    assert not page.js_errors  # type: ignore[attr-defined]
+
+
+def test_six_seats_on_a_phone(
+    page: Page, play_as_guest: Callable[[Page], None], screenshot: Callable[..., Any]
+) -> None:
+    """On a 390 px phone the piles, the finish slot and the turn line fit between the seats at
+    the felt's sides."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    play_as_guest(page)
+    page.get_by_test_id("quick-seat-indian13-classic-points-1-6p").click()
+    page.get_by_test_id("hand-card").first.wait_for(timeout=20_000)
+    wait_until(
+        lambda: page.locator('[data-testid^="seat-"][data-empty="false"]').count() == 6,
+        "six players",
+    )
+    page.get_by_test_id("cut-joker").locator(".card").wait_for()
+    settled(page)
+    boxes = page.evaluate(
+        """() => {
+            const box = (node) => { const r = node.getBoundingClientRect();
+                return [r.left, r.top, r.right, r.bottom]; };
+            const seats = [...document.querySelectorAll('.seat[data-place]')]
+                .filter((node) => node.dataset.place !== 'bottom').map(box);
+            const centre = ['.h13-piles', '.h13-turn', '.h13-cut-text', '.h13-open-cards']
+                .map((s) => document.querySelector(s)).filter((n) => n && n.offsetWidth).map(box);
+            return {seats, centre};
+        }"""
+    )
+    assert len(boxes["seats"]) == 5
+    for part in boxes["centre"]:
+        for seat in boxes["seats"]:
+            apart = (
+                part[2] <= seat[0] or seat[2] <= part[0] or part[3] <= seat[1] or seat[3] <= part[1]
+            )
+            assert apart, f"the centre {part} overlaps a seat {seat}"
+    screenshot(page, "indian13-six-seats")
+    assert not page.js_errors  # type: ignore[attr-defined]

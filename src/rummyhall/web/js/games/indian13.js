@@ -6,24 +6,32 @@
 //
 // Your arrangement is kept in localStorage (keyed by table, game and deal) and sent to the
 // server as a `group` action a moment after you change it, so a show that times out counts your
-// own groups. New cards join at the place you dropped them, or in a new group at the end;
-// discarded cards leave their group.
+// own groups. A card you draw by dragging joins the place you dropped it; a card drawn by a click
+// (or the keyboard) joins the "new cards" group at the end (cards drawn and not moved since; a
+// lone card at the end takes it in too), so the hand stays tidy. Discarded cards leave their
+// group.
 //
 // data-testid hooks:
 //   felt centre: pile-closed, pile-open (data-top), pile-count, cut-joker (data-cut),
-//                finish-slot, action-open-cards, open-cards-dialog, turn-info, declared-groups
+//                finish-slot, action-open-cards, open-cards-dialog (open-card: the pile, newest
+//                first), action-last-result (the last deal's result again), turn-info,
+//                declared-groups
 //   your area:   hand / group / group-label / hand-card / group-new (see indian13/hand.js),
 //                hand-score (data-score), declarable (data-declarable), action-sort,
 //                action-arrange, action-drop (data-cost), action-discard, action-declare,
 //                action-new-group, action-show, action-rejoin, show-banner, show-timer
-//   seats:       seat-mark-<n> (inside the shell's seat slot: dropped, won, out...)
+//   seats:       seat-mark-<n> (inside the shell's seat slot: dropped, won, out...; data-status,
+//                data-total: the pool total)
 //   result:      see indian13/result.js
 // Disabled controls carry aria-disabled="true"; pressing them explains why in a toast.
 
 import {
+  addDrawn,
   arrangementKey,
   flat,
   forgetTable,
+  isNewGroup,
+  keep,
   loadArrangement,
   moveCard,
   notation,
@@ -31,6 +39,7 @@ import {
   sameCards,
   saveArrangement,
   sortedGroups,
+  without,
 } from './indian13/arrangement.js';
 import { draggable } from './indian13/drag.js';
 import { createHand, kindWords } from './indian13/hand.js';
@@ -52,6 +61,7 @@ export function createView(ctx) {
     hand: [],
     selected: null,
     place: null, // where the next drawn card goes
+    untouched: [], // cards drawn and not moved since (the "new cards" group)
     fresh: new Set(),
     labels: [],
     check: null,
@@ -80,6 +90,10 @@ export function createView(ctx) {
     class: 'btn btn-ghost btn-small h13-open-cards', type: 'button', 'data-testid': 'action-open-cards',
     onclick: showOpenCards,
   }, 'Open cards');
+  const lastResultButton = el('button', {
+    class: 'btn btn-ghost btn-small h13-open-cards', type: 'button', 'data-testid': 'action-last-result',
+    hidden: true, onclick: showLastResult, title: 'Show the result of the last deal again',
+  }, 'Last deal');
   const finishSlot = el('div', {
     class: 'h13-finish', 'data-testid': 'finish-slot', role: 'note',
     'aria-label': 'Finish slot: drop a card here to declare',
@@ -90,7 +104,7 @@ export function createView(ctx) {
     el('div', { class: 'h13-piles' },
       el('div', { class: 'h13-pile-wrap' }, el('div', { class: 'h13-deck' }, cutSlot, closedPile), el('span', { class: 'h13-pile-name' }, 'Closed'), cutText),
       el('div', { class: 'h13-pile-wrap' }, openPile, el('span', { class: 'h13-pile-name' }, 'Open'), openCardsButton),
-      el('div', { class: 'h13-pile-wrap' }, finishSlot, el('span', { class: 'h13-pile-name' }, 'Declare'))),
+      el('div', { class: 'h13-pile-wrap' }, finishSlot, el('span', { class: 'h13-pile-name' }, 'Declare'), lastResultButton)),
     turnInfo,
     declared);
   ctx.centre.append(centre);
@@ -107,6 +121,7 @@ export function createView(ctx) {
   const newGroupButton = button('New group', 'action-new-group', newGroupSelected, 'Put the selected card in a group of its own');
   const showButton = button('Show my groups', 'action-show', showGroups, 'Submit your groups', 'btn-primary');
   const rejoinButton = button('Rejoin', 'action-rejoin', rejoin, 'Buy back into the pool');
+  const toolsBox = el('div', { class: 'h13-tools' }, sortButton, arrangeButton, dropButton);
   const showTimer = el('span', { class: 'h13-show-timer', 'data-testid': 'show-timer' });
   const showText = el('span', { class: 'h13-show-text' });
   const showBanner = el('div', { class: 'h13-show-banner', 'data-testid': 'show-banner', hidden: true, role: 'status' },
@@ -117,7 +132,7 @@ export function createView(ctx) {
   const area = el('div', { class: 'h13-mine' },
     el('div', { class: 'h13-bar' },
       el('div', { class: 'h13-scoreline' }, scoreBox, declarableBox, reasonBox),
-      el('div', { class: 'h13-tools' }, sortButton, arrangeButton, dropButton)),
+      toolsBox),
     showBanner,
     outNote,
     handHost,
@@ -244,6 +259,7 @@ export function createView(ctx) {
       st.place = null;
       st.fresh = new Set();
       const saved = key ? loadArrangement(key) : null;
+      st.untouched = saved && Array.isArray(saved.untouched) ? keep(saved.untouched, handNow) : [];
       let groups = saved ? saved.groups : null;
       if (!groups || !sameCards(flat(groups), handNow)) {
         if (view.arrangement && sameCards(flat(view.arrangement), handNow)) groups = view.arrangement;
@@ -267,7 +283,12 @@ export function createView(ctx) {
       if (n) before.set(card, n - 1);
       else added.push(card);
     }
-    st.groups = reconcile(st.groups, handNow, st.place);
+    if (st.place) {
+      st.groups = reconcile(st.groups, handNow, st.place);
+      st.untouched = keep(st.untouched, handNow);
+    } else {
+      ({ groups: st.groups, untouched: st.untouched } = addDrawn(st.groups, handNow, st.untouched));
+    }
     st.place = null;
     st.hand = [...handNow];
     st.selected = null;
@@ -286,7 +307,7 @@ export function createView(ctx) {
   }
 
   function persist() {
-    if (st.key) saveArrangement(st.key, st.groups);
+    if (st.key) saveArrangement(st.key, st.groups, { untouched: st.untouched });
   }
 
   function setGroups(groups, { sync = true, focus = null } = {}) {
@@ -302,6 +323,7 @@ export function createView(ctx) {
     const { groups, at } = moveCard(st.groups, from, to);
     if (!at) return;
     const card = groups[at.group][at.index];
+    st.untouched = without(st.untouched, [card]);
     st.selected = keyboard ? at : null;
     say(`${cards.cardLabel(card)} moved to group ${at.group + 1}, place ${at.index + 1}.`);
     setGroups(groups, { focus: keyboard ? at : null });
@@ -310,6 +332,7 @@ export function createView(ctx) {
   function sortHand() {
     if (!st.hand.length) return;
     st.selected = null;
+    st.untouched = [];
     setGroups(sortedGroups(st.hand, st.view && st.view.wild_rank));
     say('Cards sorted by suit.');
   }
@@ -327,6 +350,7 @@ export function createView(ctx) {
       // With a drawn card in hand the solver sets aside the card it would throw: reconcile
       // puts it in a group of its own at the end.
       st.selected = null;
+      st.untouched = [];
       setGroups(reconcile(groups, st.hand));
       say('Cards arranged by the solver.');
       if (answer.discard && myTurn() && st.view.drawn) {
@@ -524,7 +548,7 @@ export function createView(ctx) {
   function showOpenCards() {
     const pile = st.view ? st.view.open || [] : [];
     const list = el('div', { class: 'h13-open-list' },
-      pile.length ? [...pile].reverse().map((card, i) => el('div', { class: 'h13-open-item' },
+      pile.length ? [...pile].reverse().map((card, i) => el('div', { class: 'h13-open-item', 'data-testid': 'open-card', 'data-card': card },
         cards.renderCard(card, { small: true, wild: isWild(card) }),
         el('span', { class: 'muted small' }, i === 0 ? 'top' : String(i + 1))))
         : el('p', { class: 'muted' }, 'The open pile is empty.'));
@@ -546,6 +570,10 @@ export function createView(ctx) {
     const view = st.view;
     const deal = Boolean(view && view.deal && view.cut);
     centre.classList.toggle('no-deal', !deal);
+    // Three seats or more put seats at the felt's sides: a narrow screen gets a compact centre.
+    const seatCount = st.message && st.message.info && st.message.info.seats ? st.message.info.seats.length : 2;
+    centre.dataset.seats = String(seatCount);
+    centre.classList.toggle('h13-many', seatCount >= 3);
     closedCount.textContent = view ? String(view.closed || 0) : '0';
     closedPile.setAttribute('aria-label', `Closed deck, ${view ? view.closed : 0} cards: draw its top card`);
     enable(closedPile, st.legal.has('draw closed') && !st.busy, view ? drawRefusal('closed') : '');
@@ -578,7 +606,11 @@ export function createView(ctx) {
     }
     enable(openPile, st.legal.has('draw open') && !st.busy, view ? drawRefusal('open') : '');
     openPile.classList.toggle('can-draw', st.legal.has('draw open'));
-    openCardsButton.textContent = `Open cards (${pile.length})`;
+    openCardsButton.replaceChildren(
+      el('span', { class: 'h13-oc-word' }, 'Open cards ('),
+      el('span', { class: 'h13-oc-count' }, String(pile.length)),
+      el('span', { class: 'h13-oc-word' }, ')'));
+    openCardsButton.setAttribute('aria-label', `Open cards: see all ${pile.length} in the open pile`);
     openCardsButton.hidden = !view || !view.deal;
     // Finish slot: face down while a declaration is judged, face up once it is known.
     finishSlot.replaceChildren();
@@ -641,8 +673,10 @@ export function createView(ctx) {
       if (!label || waiting) return {};
       return label;
     });
+    const lastGroup = st.groups.length - 1;
     hand.render(st.groups, {
       labels,
+      newGroup: isNewGroup(st.groups[lastGroup], st.untouched) ? lastGroup : -1,
       selected: st.selected,
       wild: view.wild_rank,
       fresh: st.fresh,
@@ -674,6 +708,7 @@ export function createView(ctx) {
     if (cost !== null) dropButton.title = `Leave this deal for ${cost} points`;
     enable(dropButton, st.legal.has('drop') && !st.busy,
       myTurn() && view.drawn ? 'You can drop only before you draw. Finish this turn first.' : 'You can drop on your turn, before drawing.');
+    toolsBox.hidden = !st.hand.length;
     enable(sortButton, st.hand.length > 0, 'You have no cards to sort.');
     enable(arrangeButton, st.hand.length > 0 && Boolean(view.cut), 'You have no cards to arrange.');
     enable(discardButton, Boolean(card) && st.legal.has(`discard ${card}`) && !st.busy, discardRefusal(card));
@@ -764,13 +799,17 @@ export function createView(ctx) {
       }[entry.status] || '';
       let text = words;
       if (entry.score !== null && entry.score !== undefined && ['dropped', 'wrong', 'removed', 'shown'].includes(entry.status)) {
-        text += ` · ${entry.score}`;
+        text += ` +${entry.score}`;
       }
-      if (view.pool && typeof entry.total === 'number') {
-        text = text ? `${text} · total ${entry.total}` : `total ${entry.total}/${view.pool.elimination}`;
+      const pool = view.pool && typeof entry.total === 'number';
+      if (pool) {
+        const total = `${entry.total}/${view.pool.elimination}`;
+        text = text ? `${text} · ${total}` : total;
       }
+      mark.title = pool ? `pool points: ${entry.total}; ${view.pool.elimination} or more is out` : '';
       mark.textContent = text;
       mark.dataset.status = entry.status;
+      mark.dataset.total = view.pool && typeof entry.total === 'number' ? String(entry.total) : '';
       mark.hidden = !text;
     }
   }
@@ -786,29 +825,59 @@ export function createView(ctx) {
       if (!st.dismissed.has(data.key) && (!st.result || st.result.data.key !== data.key || st.result.data.over !== data.over)) {
         showResult(data);
       }
-    } else if (st.result && view && view.deal && !ended) {
-      // A new deal is under way: let the result linger a little, then clear the felt.
+    } else if (st.result && !st.result.pinned && view && view.deal && !ended) {
+      // A new deal is under way: let the result linger a little, then clear the felt; at once
+      // when you need the felt (your turn to draw).
       const shown = performance.now() - st.result.shownAt;
       if (st.result.data.deal !== view.deal || st.result.data.key.split('.')[1] !== String(st.message.info.game_no)) {
-        if (shown >= RESULT_MIN_MS) hideResult(false);
+        if (shown >= RESULT_MIN_MS || myTurn()) hideResult(false);
         else if (!st.result.timer) st.result.timer = setTimeout(() => hideResult(false), RESULT_MIN_MS - shown);
       }
     }
+    renderLastResultButton();
   }
 
-  function showResult(data) {
+  function lastSummary() {
+    const history = (st.view && st.view.history) || [];
+    return history.length ? history[history.length - 1] : null;
+  }
+
+  function renderLastResultButton() {
+    const last = lastSummary();
+    lastResultButton.hidden = !last || Boolean(st.result);
+    if (last) lastResultButton.textContent = `Deal ${last.deal} result`;
+  }
+
+  // The last deal's result again (it stays until closed).
+  function showLastResult() {
+    const last = lastSummary();
+    if (!last || !st.message) return;
+    const data = resultData(st.message, last);
+    st.dismissed.delete(data.key);
+    showResult(data, { pinned: true });
+    const close = st.result && st.result.element.querySelector('[data-testid="result-close"]');
+    if (close) close.focus();
+  }
+
+  function showResult(data, { pinned = false } = {}) {
     hideResult(false);
     const element = renderResult(data, { cards, ui, onClose: () => hideResult(true) });
     ctx.root.append(element);
-    st.result = { data, element, shownAt: performance.now(), timer: null };
+    st.result = { data, element, shownAt: performance.now(), timer: null, pinned };
+    renderLastResultButton();
   }
 
   function hideResult(dismissed) {
     if (!st.result) return;
     if (st.result.timer) clearTimeout(st.result.timer);
     if (dismissed) st.dismissed.add(st.result.data.key);
+    const hadFocus = st.result.element.contains(document.activeElement);
     st.result.element.remove();
     st.result = null;
+    if (!st.destroyed) {
+      renderLastResultButton();
+      if (hadFocus && dismissed && !lastResultButton.hidden) lastResultButton.focus();
+    }
   }
 
   // ---- update -----------------------------------------------------------------------------------

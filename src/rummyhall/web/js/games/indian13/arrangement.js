@@ -5,6 +5,14 @@
 //   reconcile(groups, hand, place?) -> groups that hold exactly `hand` (a multiset): cards the
 //                                      hand lost leave their group, new cards go to `place`
 //                                      ({group, index}) or to a new group at the end
+//   addDrawn(groups, hand, untouched) -> {groups, untouched}: like reconcile without a place,
+//                                      but new cards join the "new cards" group at the end (see
+//                                      isNewGroup) or, when the last group is a lone card, that
+//                                      card (which becomes part of the new cards); else they
+//                                      start a new group at the end
+//   isNewGroup(group, untouched)    -> every card of the group was drawn and not moved since
+//   without(cards, gone)            -> the multiset `cards` less `gone`; keep(cards, hand) ->
+//                                      the cards of `cards` still in `hand`
 //   sortedGroups(hand, wildRank?)   -> one group per suit (wild cards and jokers apart), by rank
 //   moveCard(groups, from, to)      -> {groups, at}: one card moved; from/to/at: {group, index};
 //                                      to.group === groups.length makes a new group
@@ -44,7 +52,9 @@ export function flat(groups) {
   return groups.flat();
 }
 
-export function reconcile(groups, hand, place) {
+// The groups less the cards the hand no longer holds (empty groups kept), and the hand's cards
+// that are in no group yet.
+function split(groups, hand) {
   const left = counts(hand);
   const kept = [];
   for (const group of groups || []) {
@@ -66,6 +76,11 @@ export function reconcile(groups, hand, place) {
       left.set(card, n - 1);
     }
   }
+  return { kept, fresh };
+}
+
+export function reconcile(groups, hand, place) {
+  const { kept, fresh } = split(groups, hand);
   if (fresh.length) {
     if (place && place.group < kept.length) {
       const row = kept[place.group];
@@ -75,6 +90,52 @@ export function reconcile(groups, hand, place) {
     }
   }
   return kept.filter((group) => group.length);
+}
+
+export function isNewGroup(group, untouched) {
+  if (!group || !group.length) return false;
+  return without(group, untouched || []).length === 0;
+}
+
+export function addDrawn(groups, hand, untouched) {
+  const { kept, fresh } = split(groups, hand);
+  const rows = kept.filter((group) => group.length);
+  const still = keep(untouched || [], hand);
+  if (!fresh.length) return { groups: rows, untouched: still };
+  const last = rows[rows.length - 1];
+  if (last && isNewGroup(last, still)) {
+    last.push(...fresh);
+  } else if (last && last.length === 1) {
+    still.push(last[0]);
+    last.push(...fresh);
+  } else {
+    rows.push(fresh);
+  }
+  return { groups: rows, untouched: [...still, ...fresh] };
+}
+
+export function without(cards, gone) {
+  const left = counts(gone);
+  const rest = [];
+  for (const card of cards) {
+    const n = left.get(card) || 0;
+    if (n) left.set(card, n - 1);
+    else rest.push(card);
+  }
+  return rest;
+}
+
+export function keep(cards, hand) {
+  const left = counts(hand);
+  const kept = [];
+  for (const card of cards) {
+    const n = left.get(card) || 0;
+    if (n) {
+      kept.push(card);
+      left.set(card, n - 1);
+    }
+  }
+  return kept;
 }
 
 function rankIndex(card) {

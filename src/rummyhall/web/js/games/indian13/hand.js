@@ -16,9 +16,11 @@
 //   opts.onDropOut(pos, target) a card was dropped on an outside target (open pile, finish slot)
 //   opts.outsideTarget(x, y)  -> {el, cls, kind} of an outside target under the pointer, or null
 // state: {labels: [{text, kind, points}] per group, selected: pos|null, wild: rank, fresh: Set
-//         of "g:i" positions to mark as new, disabled: bool}
+//         of "g:i" positions to mark as new, newGroup: index of the "new cards" group or -1,
+//         disabled: bool}
 //
-// Test hooks: data-testid="hand" (the container), "group" (each group, data-kind), "group-label",
+// Test hooks: data-testid="hand" (the container), "group" (each group, data-kind; data-new="true"
+// on the "new cards" group), "group-label",
 // "hand-card" (each card, data-card, data-group, data-index), "group-new" (the new-group slot).
 
 import { draggable, elementAt } from './drag.js';
@@ -200,12 +202,22 @@ export function createHand(root, opts) {
       box.dataset.testid = 'group';
       box.dataset.group = String(g);
       box.dataset.kind = label.kind || '';
+      const isNew = state.newGroup === g;
+      box.dataset.new = isNew ? 'true' : 'false';
+      box.classList.toggle('h13-newcards', isNew);
       box.setAttribute('role', 'group');
       const words = label.kind ? kindWords(label.kind) : 'Checking…';
-      box.setAttribute('aria-label', `Group ${g + 1}: ${words}`);
+      box.setAttribute('aria-label', `Group ${g + 1}${isNew ? ' (new cards)' : ''}: ${words}`);
       const tag = document.createElement('div');
       tag.className = 'h13-group-label';
       tag.dataset.testid = 'group-label';
+      if (isNew) {
+        const fresh = document.createElement('span');
+        fresh.className = 'h13-new-tag';
+        fresh.textContent = 'New';
+        fresh.title = 'cards you drew; drag them into your groups';
+        tag.append(fresh);
+      }
       const name = document.createElement('span');
       name.className = 'h13-kind';
       name.textContent = words;

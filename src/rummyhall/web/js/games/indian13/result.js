@@ -5,8 +5,11 @@
 //                                 chips, total, eliminated}], pool, over, you}
 //   renderResult(data, {cards, ui, onClose}) -> HTMLElement
 //
-// Test hooks: data-testid="result" (the panel, data-deal), "result-row" (data-seat),
-// "result-points", "result-chips", "result-total", "result-close", "result-headline".
+// Test hooks: data-testid="result" (the panel, data-deal, data-over), "result-row" (data-seat),
+// "result-points", "result-chips" (data-amount: the chips the result pays the seat; in a pool
+// the prize), "result-total" (data-total), "result-eliminated", "result-close",
+// "result-headline"; pools: "result-entry" (data-amount: the entry fee), "result-pot"
+// (data-pot, data-rake).
 
 const HOW_WORDS = {
   declared: 'declared',
@@ -84,8 +87,13 @@ export function renderResult(data, { cards, ui, onClose }) {
     if (mine.chips !== null && data.over && data.mode === 'points') {
       headline = mine.chips > 0 ? `You won ${ui.formatChips(mine.chips)} chips`
         : mine.chips < 0 ? `You lost ${ui.formatChips(-mine.chips)} chips` : 'You broke even';
+    } else if (data.over && data.pool) {
+      const winnerRow = data.rows.find((row) => row.seat === data.winner);
+      headline = data.winner === data.you
+        ? `You won the pool: ${ui.formatChips(mine.chips || 0)} chips`
+        : `${winnerRow ? winnerRow.name : 'Another player'} won the pool`;
     } else if (data.winner === data.you) {
-      headline = data.over && data.pool ? 'You won the pool!' : 'You won the deal!';
+      headline = 'You won the deal!';
     } else {
       headline = `You scored ${mine.points} points`;
     }
@@ -101,7 +109,7 @@ export function renderResult(data, { cards, ui, onClose }) {
       el('th', { scope: 'col', class: 'cards' }, 'Cards'),
       el('th', { scope: 'col', class: 'num' }, 'Points'),
       data.pool ? el('th', { scope: 'col', class: 'num' }, 'Total') : null,
-      data.over ? el('th', { scope: 'col', class: 'num' }, 'Chips') : null)),
+      data.over ? el('th', { scope: 'col', class: 'num' }, data.pool ? 'Prize' : 'Chips') : null)),
     el('tbody', {}, data.rows.map((row) => el('tr', {
       class: `h13-result-row${row.seat === data.winner ? ' winner' : ''}${row.seat === data.you ? ' you' : ''}${row.eliminated ? ' eliminated' : ''}`,
       'data-testid': 'result-row',
@@ -111,20 +119,34 @@ export function renderResult(data, { cards, ui, onClose }) {
       el('span', { class: 'name' }, row.seat === data.you ? `${row.name} (you)` : row.name),
       row.seat === data.winner ? el('span', { class: 'badge badge-win' }, 'winner') : null,
       el('span', { class: 'how' }, howWords(row.how) + (row.dealShow ? ' · halved (no turn played)' : '')),
-      row.eliminated ? el('span', { class: 'badge badge-out' }, 'eliminated') : null,
+      row.eliminated ? el('span', { class: 'badge badge-out', 'data-testid': 'result-eliminated' }, 'eliminated') : null,
       row.groups ? el('div', { class: 'h13-who-cards' }, groupsOf(row)) : null)),
     el('td', { class: 'cards' }, groupsOf(row)),
     el('td', { class: 'num', 'data-testid': 'result-points' }, String(row.points)),
-    data.pool ? el('td', { class: 'num', 'data-testid': 'result-total' }, row.total === null ? '' : `${row.total}/${data.pool.elimination}`) : null,
+    data.pool ? el('td', {
+      class: `num total${row.total !== null && row.total >= data.pool.elimination ? ' out' : ''}`,
+      'data-testid': 'result-total',
+      'data-total': row.total === null ? '' : row.total,
+    }, row.total === null ? '' : `${row.total}/${data.pool.elimination}`) : null,
     data.over ? el('td', {
       class: `num chips ${row.chips > 0 ? 'up' : row.chips < 0 ? 'down' : ''}`,
       'data-testid': 'result-chips',
       'data-amount': row.chips === null ? 0 : row.chips,
     }, row.chips === null ? '0' : `${row.chips > 0 ? '+' : ''}${ui.formatChips(row.chips)}`) : null))));
+  const detail = data.result && data.result.detail ? data.result.detail : null;
+  const poolNote = data.pool && data.over && detail
+    ? el('p', { class: 'h13-result-money small' },
+      el('span', { 'data-testid': 'result-entry', 'data-amount': data.pool.entry_fee },
+        `Entry ${ui.formatChips(data.pool.entry_fee)} chips a player (again on a rejoin)`),
+      ' · ',
+      el('span', { 'data-testid': 'result-pot', 'data-pot': detail.pot, 'data-rake': detail.rake },
+        `pot ${ui.formatChips(detail.pot)}, house share ${ui.formatChips(detail.rake)}, prize ${ui.formatChips(detail.pot - detail.rake)}`))
+    : null;
   const panel = el('section', {
     class: 'h13-result',
     'data-testid': 'result',
     'data-deal': data.deal,
+    'data-over': data.over ? 'true' : 'false',
     role: 'dialog',
     'aria-modal': 'false',
     'aria-label': `Result of deal ${data.deal}`,
@@ -134,6 +156,6 @@ export function renderResult(data, { cards, ui, onClose }) {
     el('button', { class: 'btn btn-small', type: 'button', 'data-testid': 'result-close', onclick: onClose }, 'Close')),
   el('div', { class: 'h13-result-scroll' }, table),
   data.pool && !data.over ? el('p', { class: 'muted small' }, `Scores add up across deals; ${data.pool.elimination} points or more is out. The next deal starts in a moment.`) : null,
-  data.over && data.pool && data.result && data.result.detail ? el('p', { class: 'muted small' }, `Pot ${ui.formatChips(data.result.detail.pot)}, house share ${ui.formatChips(data.result.detail.rake)}.`) : null);
+  poolNote);
   return panel;
 }
