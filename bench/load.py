@@ -290,7 +290,7 @@ def main() -> int:
     print(
         f"  messages received by clients: {messages:,} ({messages / (args.ramp + window):,.0f}/s)"
     )
-    print(f"  action send -> ack: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(latency):,} "
+    print(f"  action send -> answer: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(latency):,} "
           f"actions   target p99 <= 50 ms: {'met' if p99 <= 50 else 'MISSED'}")  # fmt: skip
     print(f"  in the table task (apply + durable commit): p50 "
           f"{_bucket_percentile(hist_before, hist_after, 0.5)}, p99 "
