@@ -40,7 +40,8 @@ BOT_NAMES: Final = ("Asha", "Ravi", "Meera", "Kiran", "Dev")
 WIDTH: Final = 78
 
 _BOT_PATIENCE: Final = 5
-"""Non-moves (``group``) a bot may send in a row before the table moves for it."""
+"""Tries a bot gets per turn (refused moves, or non-moves such as ``group``) before the table
+makes its fallback move."""
 
 _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -249,6 +250,8 @@ class TerminalBase(Generic[G]):
     help_text: ClassVar[str]
     """What ``h`` shows."""
     quit_question: ClassVar[str] = "Quit?"
+    retry_refused: ClassVar[bool] = False
+    """Whether a bot whose move was refused is asked again (else it makes the fallback move)."""
 
     def __init__(
         self,
@@ -298,6 +301,37 @@ class TerminalBase(Generic[G]):
         return f"{self.who(seat)} {third}"
 
     # --- the game ------------------------------------------------------------------------------
+
+    def _bot(self, seat: int) -> None:
+        """A bot's move; a bot that fails, gives none or keeps being refused makes the game's
+        fallback move, so the person's game always goes on."""
+        bot = self.bots[seat]
+        for _ in range(_BOT_PATIENCE):
+            try:
+                action = bot.act(self.game.view(seat))
+            except Exception as exc:  # a broken bot must not end the person's game
+                self.say(self.style.dim(f"({self.who(seat)}'s bot failed: {exc!r})"))
+                break
+            if action is None:
+                break
+            try:
+                self._apply(seat, action)
+            except GameError as exc:
+                self.say(self.style.dim(f"({self.who(seat)}: {action!r} refused: {exc.code})"))
+                if self.retry_refused:
+                    continue
+                break
+            if not self._keeps_turn(action):
+                return
+        self._apply(seat, self._fallback(seat))
+
+    def _keeps_turn(self, action: str) -> bool:
+        """Whether an accepted action leaves the bot still to move (e.g. rearranging cards)."""
+        return False
+
+    def _fallback(self, seat: int) -> str:
+        """A legal move for a bot that gave none."""
+        raise NotImplementedError
 
     def _apply(self, seat: int, action: str, deal: Deal | None = None) -> list[Event]:
         game = self.game
@@ -474,25 +508,8 @@ class TerminalTable(TerminalBase[Indian13]):
             if answer.strip().lower() in ("q", "quit"):
                 raise QuitTable
 
-    def _bot(self, seat: int) -> None:
-        game = self.game
-        bot = self.bots[seat]
-        for _ in range(_BOT_PATIENCE):
-            try:
-                action = bot.act(game.view(seat))
-            except Exception as exc:  # a broken bot must not end the person's game
-                self.say(self.style.dim(f"({self.who(seat)}'s bot failed: {exc!r})"))
-                break
-            if action is None:
-                break
-            try:
-                self._apply(seat, action)
-            except GameError as exc:
-                self.say(self.style.dim(f"({self.who(seat)}: {action!r} refused: {exc.code})"))
-                break
-            if action.split()[0] != "group":
-                return
-        self._apply(seat, self._fallback(seat))
+    def _keeps_turn(self, action: str) -> bool:
+        return action.split(maxsplit=1)[0] == "group"  # arranging one's cards is not a move
 
     def _fallback(self, seat: int) -> str:
         """A move for a bot that gave none: draw closed, throw the drawn card, show auto groups."""

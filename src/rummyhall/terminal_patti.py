@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from rummyhall.games.patti import Patti, PattiConfig
-from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, GameError
+from rummyhall.games.protocol import HOUSE, JSON, Deal, Event
 from rummyhall.shuffle import FairDeal
 from rummyhall.terminal import (
     HUMAN,
@@ -47,9 +47,6 @@ Commands (cards as 7H, 10S, QD):
   h               this help        q    quit        Enter    show the table again
 Any other line is sent to the engine as notation, e.g. "chaal 2x" or "exchange open 7H".
 There are no timers here: take your time. The bots move at once."""
-
-_BOT_PATIENCE: Final = 5
-"""Refused actions a bot may send in a row before the table packs it."""
 
 
 def make_bot(seed: int, seat: int) -> Bot:
@@ -103,6 +100,7 @@ class PattiTable(TerminalBase[Patti]):
     """A session of Rummy Patti games at the terminal."""
 
     help_text = HELP
+    retry_refused = True
 
     def __init__(
         self,
@@ -201,24 +199,8 @@ class PattiTable(TerminalBase[Patti]):
         else:
             self._bot(seat)
 
-    def _bot(self, seat: int) -> None:
-        bot = self.bots[seat]
-        for _ in range(_BOT_PATIENCE):
-            try:
-                action = bot.act(self.game.view(seat))
-            except Exception as exc:  # a broken bot must not end the person's game
-                self.say(self.style.dim(f"({self.who(seat)}'s bot failed: {exc!r})"))
-                break
-            if action is None:
-                break
-            try:
-                self._apply(seat, action)
-            except GameError as exc:
-                self.say(self.style.dim(f"({self.who(seat)}: {action!r} refused: {exc.code})"))
-                continue
-            return
-        legal = self.game.legal(seat)
-        self._apply(seat, "refuse" if "refuse" in legal else "pack")
+    def _fallback(self, seat: int) -> str:
+        return "refuse" if "refuse" in self.game.legal(seat) else "pack"
 
     # --- the person --------------------------------------------------------------------------
 
