@@ -169,8 +169,8 @@ def assert_hand_is_the_view(page: Page, frames: Frames) -> None:
     wait_until(same, "the hand on screen to equal the view's hand")
 
 
-def quick_seat(page: Page) -> int:
-    page.get_by_test_id(f"quick-seat-{ROOM}").click()
+def quick_seat(page: Page, room: str = ROOM) -> int:
+    page.get_by_test_id(f"quick-seat-{room}").click()
     page.get_by_test_id("table").wait_for()
     page.get_by_test_id("hand-card").first.wait_for(timeout=20_000)
     return int(page.get_by_test_id("table").get_attribute("data-table") or 0)

@@ -23,6 +23,7 @@ from test_web_indian13 import (
     flat,
     hand_groups,
     pumped,
+    quick_seat,
     settled,
     wait_until,
 )
@@ -138,9 +139,7 @@ def test_a_pool_in_the_browser(
     frames = Frames(page)
     sign_up(page, f"pool{int(time.time() * 1000) % 10**8}")
     before = wallet(page)
-    page.get_by_test_id(f"quick-seat-{ROOM}").click()
-    page.get_by_test_id("table").wait_for()
-    page.get_by_test_id("hand-card").first.wait_for(timeout=20_000)
+    quick_seat(page, ROOM)
     you = frames.last["you"]
     assert you is not None
     table = frames.last["table"]
