@@ -47,6 +47,13 @@ JOKER_CODE: Final = 52
 """Dense integer code of the printed joker; natural cards are ``suit * 13 + rank - 1`` (0..51)."""
 
 _RANK_TEXT: Final = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+
+
+def rank_text(rank: int) -> str:
+    """A rank in notation: ``A``, ``2`` ... ``10``, ``J``, ``Q``, ``K``."""
+    return _RANK_TEXT.get(rank, str(rank))
+
+
 _RANK_INPUT: Final = {
     "A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
     "10": 10, "T": 10, "J": 11, "Q": 12, "K": 13,
@@ -103,7 +110,7 @@ class Card:
     def __str__(self) -> str:
         if self.suit is None:
             return "JK"
-        return _RANK_TEXT.get(self.rank, str(self.rank)) + self.suit.letter
+        return rank_text(self.rank) + self.suit.letter
 
     def __lt__(self, other: Card) -> bool:
         return self.code < other.code
@@ -113,7 +120,7 @@ class Card:
         """Display form with a suit symbol, e.g. ``10♥``."""
         if self.suit is None:
             return "🃏"
-        return _RANK_TEXT.get(self.rank, str(self.rank)) + self.suit.symbol
+        return rank_text(self.rank) + self.suit.symbol
 
 
 JOKER: Final = Card(JOKER_RANK, None)

@@ -46,10 +46,10 @@ from rummyhall.cards import (
     ACE,
     Card,
     CardError,
-    Suit,
     format_cards,
     parse,
     parse_groups,
+    rank_text,
     shoe,
     sort_key,
 )
@@ -799,7 +799,7 @@ class Indian13(Game):
     def _wild_rank(self) -> str | None:
         if self.wilds is None:
             return None
-        return str(Card(self.wilds.wild_rank, Suit.S))[:-1]  # the rank in notation
+        return rank_text(self.wilds.wild_rank)
 
     # --- changes (called only after validation) ---------------------------------------------
 

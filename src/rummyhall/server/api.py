@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.cards import Card, CardError, Suit, parse, parse_cards
+from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
 from rummyhall.economy import ledger
 from rummyhall.games.protocol import Deal, GameError, game_class
 from rummyhall.melds import Wilds, arrange, check, get_profile
@@ -374,7 +374,7 @@ async def check_groups(body: CheckRequest) -> JSON:
         "score": verdict.score,
         "declarable": verdict.declarable,
         "reason": verdict.reason,
-        "wild_rank": str(Card(Wilds.of(joker, profile).wild_rank, Suit.S))[:-1],
+        "wild_rank": rank_text(Wilds.of(joker, profile).wild_rank),
     }
 
 
