@@ -227,8 +227,9 @@ async def test_a_cancelled_writer_gives_the_write_lock_back(db: Database) -> Non
 
 
 async def test_write_commits_plain_work_or_rolls_it_back(db: Database) -> None:
-    """Database.write runs plain code on a connection in one transaction (on SQLite on the
-    database's own thread): committed when it returns, gone if it raises; writers queue."""
+    """Database.write runs plain code on a connection in one transaction (on SQLite in the
+    loop's thread, with the COMMIT on the database's thread): committed when it returns, gone if
+    it raises; writers queue."""
 
     def grant(conn: Connection, name: str, amount: int) -> int:
         ledger.transfer_on(conn, f"grant:{name}", [("mint", -amount), (name, amount)], kind="t")

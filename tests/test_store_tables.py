@@ -73,6 +73,8 @@ async def test_invite_codes_are_unique(db: Database) -> None:
 
 async def test_log_round_trips_exactly(db: Database) -> None:
     body = {"seat": 2, "action": "discard 7H", "deck": ["AS", "JK", "10D"], **CONFIG}
+    # Names are anyone's: quotes, backslashes, accents, emoji come back unchanged.
+    sit = {"seat": 1, "name": 'Zoë "Ace" \\ 🂡', "big": 2**60, "none": None, "flag": False}
     async with db.transaction() as session:
         table_id = await tables.create_table(session, game="indian13", room="r", config={})
         await tables.append_log(session, table_id, 1, "deal", {"commitment": "ab" * 32}, 1000)
@@ -81,16 +83,18 @@ async def test_log_round_trips_exactly(db: Database) -> None:
             session,
             [LogEntry(table_id, seq, "action", {"n": seq}, 2000 + seq) for seq in range(3, 8)],
         )
+        await tables.append_log(session, table_id, 8, "sit", sit, 3000)
     async with db.read() as session:
         log = await tables.read_log(session, table_id)
-        assert [entry.seq for entry in log] == [1, 2, 3, 4, 5, 6, 7]
+        assert [entry.seq for entry in log] == [1, 2, 3, 4, 5, 6, 7, 8]
         assert log[1] == LogEntry(table_id, 2, "action", body, 1_700_000_000_123)
+        assert log[7] == LogEntry(table_id, 8, "sit", sit, 3000)
         # Exactly as written, key order included (no JSONB reordering).
         assert json.dumps(log[1].body) == json.dumps(body)
-        assert [e.seq for e in await tables.read_log(session, table_id, after_seq=5)] == [6, 7]
-        assert await tables.read_log(session, table_id, after_seq=7) == []
+        assert [e.seq for e in await tables.read_log(session, table_id, after_seq=5)] == [6, 7, 8]
+        assert await tables.read_log(session, table_id, after_seq=8) == []
         assert await tables.read_log(session, 10**6) == []
-        assert await tables.last_seq(session, table_id) == 7
+        assert await tables.last_seq(session, table_id) == 8
         assert await tables.last_seq(session, 10**6) == 0
 
 

@@ -1,13 +1,20 @@
 """Many ledger transfers in a handful of statements: the table writer's path.
 
 Live tables commit their actions in batches (:mod:`rummyhall.server.writer`); each action may
-move chips. :func:`rummyhall.economy.ledger.transfer` spends several statements on one transfer,
-which is right for a single movement but too slow for hundreds a second. :func:`transfer_many`
-writes a whole batch with a fixed number of statements (the transactions, the postings, the
-balances netted per account). It keeps every rule of ``transfer`` except the per-transfer
-refusal: a batch whose balances would go below zero, or whose keys exist already, fails as a
-whole (the database's constraints refuse it), and the writer then retries each action on its own
-with ``transfer``, which says precisely what is wrong.
+move chips. :func:`rummyhall.economy.ledger.transfer_on` spends several statements on one
+transfer, which is right for a single movement but too slow for hundreds a second.
+:func:`write_transfers` writes a whole batch with four statements whatever its size (the
+transactions; two for the balances, netted per account over the batch; the postings). It keeps
+every rule of ``transfer_on`` except the per-transfer refusal: a batch whose balances would go
+below zero, or whose keys exist already, fails as a whole (the database's constraints refuse
+it), and the writer then retries each action on its own with ``transfer_on``, which says
+precisely what is wrong.
+
+Each statement takes its rows as one JSON document, which the database unpacks
+(:mod:`rummyhall.store.bulk`): the SQL text never changes, so it is compiled once, and a
+batch costs a few statements, each a single step. That matters most on SQLite, where batches
+run on a database thread: every step gives the interpreter's lock to the event loop and waits to
+get it back.
 """
 
 from __future__ import annotations
@@ -16,24 +23,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BigInteger, Connection, bindparam, insert, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Connection, bindparam
 
-from rummyhall.economy.ledger import (
-    _ACCOUNTS,
-    _POSTINGS,
-    _TRANSACTIONS,
-    LedgerError,
-    _insert,
-    _legs,
-)
-from rummyhall.store.models import utcnow
-
-_ADD = (
-    update(_ACCOUNTS)
-    .where(_ACCOUNTS.c.name == bindparam("account"))
-    .values(balance=_ACCOUNTS.c.balance + bindparam("amount", type_=BigInteger()))
-)
+from rummyhall.economy.ledger import LedgerError, _legs
+from rummyhall.store.bulk import by_dialect, rows_json
+from rummyhall.store.models import UTCDateTime, utcnow
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,52 +38,79 @@ class Transfer:
     memo: Mapping[str, Any] | None = None
 
 
-async def transfer_many(session: AsyncSession, transfers: Sequence[Transfer]) -> None:
-    """Apply every transfer, or raise (and the caller rolls the transaction back)."""
-    await session.run_sync(lambda sync: write_transfers(sync.connection(), transfers))
+_TRANSACTIONS = by_dialect(
+    sqlite="""
+        INSERT INTO ledger_transactions (key, kind, memo, created_at)
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+               json_extract(value, '$[2]'), :now
+        FROM json_each(:rows)""",
+    postgresql="""
+        INSERT INTO ledger_transactions (key, kind, memo, created_at)
+        SELECT r ->> 0, r ->> 1, CASE WHEN json_typeof(r -> 2) = 'null' THEN NULL ELSE r -> 2 END,
+               :now
+        FROM json_array_elements(CAST(:rows AS json)) AS r""",
+    binds=(bindparam("now", type_=UTCDateTime()),),
+)
+# Every account of the batch gets a row (new ones at zero), then every balance its net change.
+# (One upsert cannot do both: SQLite checks the CHECK constraint on the row an upsert proposes,
+# a negative change, before it finds the conflict.) Rows in name order: on PostgreSQL writers
+# lock balance rows in the same order, so two of them cannot deadlock; a balance that would go
+# below zero breaks the CHECK constraint, which fails the batch.
+_ACCOUNTS = by_dialect(
+    sqlite="""
+        INSERT INTO ledger_accounts (name, balance) SELECT value, 0 FROM json_each(:rows)
+        WHERE true ON CONFLICT (name) DO NOTHING""",
+    postgresql="""
+        INSERT INTO ledger_accounts (name, balance)
+        SELECT n, 0 FROM json_array_elements_text(CAST(:rows AS json)) AS n
+        ON CONFLICT (name) DO NOTHING""",
+)
+_BALANCES = by_dialect(
+    sqlite="""
+        UPDATE ledger_accounts SET balance = balance + json_extract(d.value, '$[1]')
+        FROM json_each(:rows) AS d WHERE ledger_accounts.name = json_extract(d.value, '$[0]')""",
+    postgresql="""
+        UPDATE ledger_accounts SET balance = ledger_accounts.balance + CAST(d ->> 1 AS BIGINT)
+        FROM json_array_elements(CAST(:rows AS json)) AS d WHERE ledger_accounts.name = d ->> 0""",
+)
+# Postings find their transaction by its key (no RETURNING of the new ids: on SQLite each
+# returned row is one more step), in the batch's order.
+_POSTINGS = by_dialect(
+    sqlite="""
+        INSERT INTO ledger_postings (transaction_id, account, amount)
+        SELECT t.id, json_extract(p.value, '$[1]'), json_extract(p.value, '$[2]')
+        FROM json_each(:rows) AS p
+        JOIN ledger_transactions AS t ON t.key = json_extract(p.value, '$[0]')
+        ORDER BY p.key""",
+    postgresql="""
+        INSERT INTO ledger_postings (transaction_id, account, amount)
+        SELECT t.id, p.r ->> 1, CAST(p.r ->> 2 AS BIGINT)
+        FROM json_array_elements(CAST(:rows AS json)) WITH ORDINALITY AS p(r, n)
+        JOIN ledger_transactions AS t ON t.key = p.r ->> 0
+        ORDER BY p.n""",
+)
 
 
 def write_transfers(conn: Connection, transfers: Sequence[Transfer]) -> None:
-    """:func:`transfer_many` on a plain connection: the writer runs it in the database's own
-    thread together with the log rows (:meth:`rummyhall.store.database.Database.write`)."""
+    """Apply every transfer, or raise (and the caller rolls the transaction back)."""
     batch = [(t, _legs(t.postings)) for t in transfers]
     batch = [(t, legs) for t, legs in batch if legs]
     if not batch:
         return
-    now = utcnow()
-    rows = conn.execute(
-        insert(_TRANSACTIONS).returning(
-            _TRANSACTIONS.c.id, _TRANSACTIONS.c.key, sort_by_parameter_order=True
-        ),
-        [
-            {
-                "key": t.key,
-                "kind": t.kind,
-                "memo": None if t.memo is None else dict(t.memo),
-                "created_at": now,
-            }
-            for t, _ in batch
-        ],
-    )
-    ids = [row[0] for row in rows]
-    if len(ids) != len(batch):
-        raise LedgerError("the batch's transactions were not all written")
     net: dict[str, int] = {}
-    postings = []
-    for transaction_id, (_, legs) in zip(ids, batch, strict=True):
+    postings: list[tuple[str, str, int]] = []
+    for transfer, legs in batch:
         for account, amount in legs:
-            postings.append(
-                {"transaction_id": transaction_id, "account": account, "amount": amount}
-            )
+            postings.append((transfer.key, account, amount))
             net[account] = net.get(account, 0) + amount
     names = sorted(net)
-    conn.execute(
-        _insert(conn, _ACCOUNTS).on_conflict_do_nothing(index_elements=["name"]),
-        [{"name": name, "balance": 0} for name in names],
-    )
-    conn.execute(_ADD, [{"account": name, "amount": net[name]} for name in names if net[name]])
-    conn.execute(insert(_POSTINGS), postings)
-
-
-def _memo(memo: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return None if memo is None else dict(memo)
+    dialect = conn.dialect.name
+    memos = [(t.key, t.kind, None if t.memo is None else dict(t.memo)) for t, _ in batch]
+    conn.execute(_TRANSACTIONS[dialect], {"rows": rows_json(memos), "now": utcnow()})
+    conn.execute(_ACCOUNTS[dialect], {"rows": rows_json(names)})
+    changes = [(name, net[name]) for name in names if net[name]]
+    if changes:
+        conn.execute(_BALANCES[dialect], {"rows": rows_json(changes)})
+    written = conn.execute(_POSTINGS[dialect], {"rows": rows_json(postings)}).rowcount
+    if written != len(postings):
+        raise LedgerError("the batch's postings were not all written")

@@ -94,9 +94,9 @@ def serve(
     # of them, stalling every table at once; the room makes few reference cycles, so collecting
     # far less often costs little memory and saves CPU and latency spikes.
     gc.set_threshold(50_000, 50, 100)
-    # The SQLite batch thread (Database.write) needs the GIL back after each statement; with the
+    # The SQLite commit thread (Database.write) needs the GIL back after each fsync; with the
     # event loop busy it would wait out the default 5 ms switch interval every time.
-    sys.setswitchinterval(0.001)
+    sys.setswitchinterval(0.0002)
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(
         f"Rummy Hall on http://{where}:{port}"

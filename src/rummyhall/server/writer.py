@@ -1,14 +1,15 @@
-"""The log writer: one task that commits every table's log entries (and the ledger transfers and
-hand records that go with them) to the database.
+"""The log writer: commits every table's log entries (and the ledger transfers and hand records
+that go with them) to the database.
 
 Tables hand it their entries and wait until they are committed before they tell anyone
 (DESIGN.md, principle 4). Entries that arrive together are committed in one transaction, with
-one statement for all their log rows and a few for all their chip transfers
+one statement for all their log rows and four for all their chip transfers
 (:func:`rummyhall.economy.bulk.write_transfers`), so that with many live tables the cost of a
-durable commit (an fsync on SQLite) and of each statement is shared; on SQLite that transaction
-runs in one go on a database thread (:meth:`rummyhall.store.database.Database.write`). If a
-batch fails, each of its jobs is retried in a transaction of its own, so one bad job fails alone
-(with the precise error of :func:`rummyhall.economy.ledger.transfer_on`) and the others land.
+durable commit (an fsync on SQLite) and of each statement is shared: while one batch commits,
+the next gathers. If a batch fails, each of its jobs is retried in a transaction of its own, so
+one bad job fails alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`)
+and the others land. The tables hear of a commit straight from the database's callback
+(:meth:`rummyhall.store.database.Database.write`), without waiting for this task's turn.
 """
 
 from __future__ import annotations
@@ -16,15 +17,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
-from rummyhall.economy.bulk import Transfer, transfer_many, write_transfers
+from rummyhall.economy.bulk import Transfer, write_transfers
 from rummyhall.store import tables as store_tables
 from rummyhall.store.database import Database
 from rummyhall.store.tables import LogEntry
@@ -40,7 +43,7 @@ class _Job:
     done: asyncio.Future[Any]
     operation: Operation | None = None
     """Async work run first (the hub's rare jobs: a new table, a bot account); its result is
-    the job's result."""
+    the job's result. Such a job is committed on its own."""
     work: Work | None = None
     """Plain work run first (a buy-in, a finished game's record); its result is the job's."""
     entry: LogEntry | None = None
@@ -51,7 +54,8 @@ class Writer:
     def __init__(self, db: Database, *, batch: int = 256) -> None:
         self.db = db
         self.batch = batch
-        self._queue: asyncio.Queue[_Job] = asyncio.Queue()
+        self._jobs: deque[_Job] = deque()
+        self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.commits = 0
         self.jobs = 0
@@ -65,14 +69,12 @@ class Writer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        while not self._queue.empty():
-            job = self._queue.get_nowait()
-            if not job.done.done():
-                job.done.set_exception(RuntimeError("the server is stopping"))
+        while self._jobs:
+            _fail(self._jobs.popleft(), RuntimeError("the server is stopping"))
 
     async def run(self, operation: Operation) -> Any:
-        """Commit ``operation`` (alone or with others) and return its result, or raise what it
-        raised (its transaction is then rolled back)."""
+        """Commit ``operation`` and return its result, or raise what it raised (its transaction
+        is then rolled back)."""
         return await self.write(operation=operation)
 
     async def write(
@@ -87,57 +89,61 @@ class Writer:
         returns the operation's or the work's result."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         job = _Job(done, operation, work, entry, transfer)
-        if self._task is None:
-            await self._alone(job)
+        if self._task is None:  # not started (tools, tests): commit it now
+            if operation is not None:
+                await self._special(job)
+            else:
+                await self._commit([job])
         else:
-            await self._queue.put(job)
+            self._jobs.append(job)
+            self._ready.set()
         return await done
 
     async def _run(self) -> None:
         while True:
-            jobs = [await self._queue.get()]
-            while len(jobs) < self.batch and not self._queue.empty():
-                jobs.append(self._queue.get_nowait())
-            if not await self._together(jobs):
-                for job in jobs:
-                    if not job.done.done():  # (part of a failed batch may have landed)
-                        await self._alone(job)
+            await self._ready.wait()
+            self._ready.clear()
+            while self._jobs:
+                if self._jobs[0].operation is not None:
+                    await self._special(self._jobs.popleft())
+                    continue
+                jobs: list[_Job] = []
+                while self._jobs and len(jobs) < self.batch and self._jobs[0].operation is None:
+                    jobs.append(self._jobs.popleft())
+                await self._commit(jobs)
 
-    async def _together(self, jobs: list[_Job]) -> bool:
-        # Most jobs (game actions, sits, finished games) are plain code, written in one go
-        # (Database.write: on SQLite one call on the database's thread, not a trip through the
-        # event loop per statement). The hub's rare async operations go in an async transaction.
-        # Two transactions are safe: each job is atomic on its own, and a table never has two
-        # jobs in one batch (it waits for each commit).
-        plain = [job for job in jobs if job.operation is None]
-        special = [job for job in jobs if job.operation is not None]
+    async def _commit(self, jobs: list[_Job]) -> None:
         try:
-            if plain:
-
-                def write(conn: Connection) -> list[Any]:
-                    results = [None if job.work is None else job.work(conn) for job in plain]
-                    store_tables.write_logs(conn, [j.entry for j in plain if j.entry])
-                    write_transfers(conn, [j.transfer for j in plain if j.transfer])
-                    return results
-
-                # The tables hear of the commit straight from the database thread's callback,
-                # without waiting for this task's own turn of the loop first.
-                await self.db.write(write, on_commit=lambda results: self._finish(plain, results))
-            if special:
-                results = []
-                async with self.db.transaction() as session:
-                    for job in special:
-                        assert job.operation is not None
-                        results.append(await job.operation(session))
-                    await store_tables.append_logs(session, [j.entry for j in special if j.entry])
-                    await transfer_many(session, [j.transfer for j in special if j.transfer])
-                self._finish(special, results)
+            await self.db.write(partial(_write_all, jobs=jobs), partial(self._finish, jobs))
         except asyncio.CancelledError:
             raise
         except Exception as error:
             log.info("a batch of %d failed (%s); committing one by one", len(jobs), error)
-            return False
-        return True
+            for job in jobs:
+                if job.done.done():  # (told already: the failure came after the commit)
+                    continue
+                try:
+                    result = await self.db.write(partial(_write_one, job=job))
+                except asyncio.CancelledError:
+                    raise
+                except Exception as problem:
+                    _fail(job, problem)
+                else:
+                    self._finish([job], [result])
+
+    async def _special(self, job: _Job) -> None:
+        """An async job (the hub's), in a transaction of its own."""
+        assert job.operation is not None
+        try:
+            async with self.db.transaction() as session:
+                result = await job.operation(session)
+                await session.run_sync(lambda sync: _write_one(sync.connection(), job))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            _fail(job, error)
+        else:
+            self._finish([job], [result])
 
     def _finish(self, jobs: list[_Job], results: list[Any]) -> None:
         self.commits += 1
@@ -146,29 +152,26 @@ class Writer:
             if not job.done.done():
                 job.done.set_result(result)
 
-    async def _alone(self, job: _Job) -> None:
-        """One job in a transaction of its own, with the precise error of what it does."""
 
-        def write(conn: Connection) -> Any:
-            result = None if job.work is None else job.work(conn)
-            if job.entry is not None:
-                store_tables.write_logs(conn, [job.entry])
-            if job.transfer is not None:
-                t = job.transfer
-                ledger.transfer_on(conn, t.key, t.postings, kind=t.kind, memo=t.memo)
-            return result
+def _fail(job: _Job, error: BaseException) -> None:
+    if not job.done.done():
+        job.done.set_exception(error)
 
-        try:
-            if job.operation is None:
-                result = await self.db.write(write)
-            else:
-                async with self.db.transaction() as session:
-                    result = await job.operation(session)
-                    await session.run_sync(lambda sync: write(sync.connection()))
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            if not job.done.done():
-                job.done.set_exception(error)
-        else:
-            self._finish([job], [result])
+
+def _write_all(conn: Connection, jobs: list[_Job]) -> list[Any]:
+    """A batch's work, then all its log rows and transfers together."""
+    results = [None if job.work is None else job.work(conn) for job in jobs]
+    store_tables.write_logs(conn, [job.entry for job in jobs if job.entry is not None])
+    write_transfers(conn, [job.transfer for job in jobs if job.transfer is not None])
+    return results
+
+
+def _write_one(conn: Connection, job: _Job) -> Any:
+    """One job, with the precise error of what it does (a transfer's own refusal)."""
+    result = None if job.work is None else job.work(conn)
+    if job.entry is not None:
+        store_tables.write_logs(conn, [job.entry])
+    if job.transfer is not None:
+        t = job.transfer
+        ledger.transfer_on(conn, t.key, t.postings, kind=t.kind, memo=t.memo)
+    return result

@@ -12,11 +12,16 @@ left for other processes (the ``audit`` or ``admin`` commands). The lock is take
 transaction's first statement runs, so work done before that (hashing a password) does not block
 other writers.
 
-The table writer's batches take a shorter road (:meth:`Database.write`): on SQLite the whole
-batch, BEGIN to COMMIT, runs in one call on a database thread of its own with a plain (not async)
-connection. Through the async driver every statement is a round trip to its thread and back
-through the event loop, and on a busy loop each of those waits for a turn: a batch of a handful
-of statements took several turns of the loop, which is what players felt as latency.
+The table writer's batches take a shorter road (:meth:`Database.write`): on SQLite a plain (not
+async) connection runs the batch's statements right away in the event loop's thread, and only the
+COMMIT, which waits for the disk, goes to a database thread. Through the async driver every
+statement is a round trip to its thread and back through the event loop, and on a busy loop each
+of those waits for a turn: a batch of a handful of statements took several turns of the loop.
+Running the whole batch on a thread of its own was no better: the statements are Python code
+and need the interpreter's lock, and every SQLite call gives that lock up and then waits for the
+busy event loop to hand it back, so a batch of a millisecond's work took ten. The statements are
+few and short (:mod:`rummyhall.store.bulk`); the disk is the only wait, and it happens off the
+loop.
 """
 
 from __future__ import annotations
@@ -47,7 +52,9 @@ DEFAULT_DATA_DIR = Path(os.environ.get("RUMMYHALL_DATA", "data"))
 """Where ``rummyhall serve`` and ``rummyhall audit`` find the SQLite file unless told otherwise."""
 
 
-def _json_text(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """How JSON columns are written (orjson: several times faster than the standard library);
+    bulk statements that pass their rows as one JSON document use it too."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -158,7 +165,7 @@ class Database:
             _install_sqlite_hooks(engine.sync_engine)
             if batch_engine is not None:
                 _install_sqlite_hooks(batch_engine)
-                self._batch_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-batch")
+                self._batch_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-commit")
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True, **engine_options: Any) -> Database:
@@ -177,7 +184,7 @@ class Database:
             )
         # JSON columns (log bodies, records, memos) are written on every action: orjson is several
         # times faster than the standard library at it, and reads them back the same.
-        engine_options.setdefault("json_serializer", _json_text)
+        engine_options.setdefault("json_serializer", json_text)
         engine_options.setdefault("json_deserializer", orjson.loads)
         engine = create_async_engine(parsed.set(drivername=driver), **engine_options)
         batch_engine = None
@@ -245,10 +252,11 @@ class Database:
         on_commit: Callable[[_T], None] | None = None,
     ) -> _T:
         """Run ``work`` on a connection inside one write transaction, committed when it returns
-        (rolled back if it raises), and return its result. ``work`` is plain code: on SQLite it
-        runs, BEGIN to COMMIT, on a database thread in one go; on PostgreSQL inside an async
-        transaction like any other. ``on_commit(result)`` is called in the event loop as soon as
-        the transaction has committed (a turn of the loop before this call returns)."""
+        (rolled back if it raises), and return its result. ``work`` is plain code, and short: on
+        SQLite it runs at once in the event loop's thread, and the COMMIT on the database thread
+        (see the module's docstring); on PostgreSQL it runs inside an async transaction like any
+        other. ``on_commit(result)`` is called in the event loop as soon as the transaction has
+        committed (a turn of the loop before this call returns)."""
         if self._batch_engine is None or self._batch_thread is None:
             async with self.transaction() as session:
                 result = await session.run_sync(lambda sync: work(sync.connection()))
@@ -256,17 +264,34 @@ class Database:
                 on_commit(result)
             return result
         loop = asyncio.get_running_loop()
-        engine = self._batch_engine
+        await self._write_lock.acquire()
+        try:
+            conn = self._batch_engine.connect()
+            try:
+                transaction = conn.begin()  # BEGIN IMMEDIATE (the begin hook)
+                try:
+                    result = work(conn)
+                except BaseException:
+                    transaction.rollback()
+                    raise
+            except BaseException:
+                conn.close()
+                raise
+        except BaseException:
+            self._write_lock.release()
+            raise
 
-        def run() -> _T:
-            result = _run_batch(engine, work)
+        def commit() -> _T:
+            try:
+                transaction.commit()
+            finally:
+                conn.close()  # (rolls back what did not commit)
             if on_commit is not None:
                 loop.call_soon_threadsafe(on_commit, result)
             return result
 
-        await self._write_lock.acquire()
-        done = loop.run_in_executor(self._batch_thread, run)
-        # The lock goes back when the thread is done, even if we are cancelled before that.
+        done = loop.run_in_executor(self._batch_thread, commit)
+        # The lock goes back when the commit is done, even if we are cancelled before that.
         done.add_done_callback(lambda _: self._write_lock.release())
         return await asyncio.shield(done)
 
@@ -324,11 +349,6 @@ def _upgrade(connection: Connection) -> None:
     config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
-
-
-def _run_batch(engine: Engine, work: Callable[[Connection], _T]) -> _T:
-    with engine.begin() as conn:  # BEGIN IMMEDIATE (the begin hook), COMMIT or ROLLBACK
-        return work(conn)
 
 
 def _install_sqlite_hooks(sync_engine: Engine) -> None:

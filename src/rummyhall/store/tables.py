@@ -20,6 +20,7 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from rummyhall.store.bulk import by_dialect, rows_json
 from rummyhall.store.models import (
     GameTableModel,
     HandModel,
@@ -28,9 +29,6 @@ from rummyhall.store.models import (
     table,
     utcnow,
 )
-
-# Core table for the hot path: the ORM's bulk insert machinery costs more than the INSERT.
-_LOG = table(TableLogModel)
 
 OPEN = "open"
 CLOSED = "closed"
@@ -185,20 +183,32 @@ async def append_logs(session: AsyncSession, entries: Iterable[LogEntry]) -> Non
 
 def write_logs(conn: Connection, entries: Iterable[LogEntry]) -> None:
     """:func:`append_logs` on a plain connection (the writer's path, see
-    :meth:`rummyhall.store.database.Database.write`)."""
-    rows = [
-        {"table_id": e.table_id, "seq": e.seq, "kind": e.kind, "body": e.body, "at_ms": e.at}
-        for e in entries
-    ]
+    :meth:`rummyhall.store.database.Database.write`), in one statement."""
+    rows = [(e.table_id, e.seq, e.kind, e.body, e.at) for e in entries]
     if not rows:
         return
     try:
-        conn.execute(insert(_LOG), rows)
+        conn.execute(_INSERT_LOGS[conn.dialect.name], {"rows": rows_json(rows)})
     except IntegrityError as exc:
         raise DuplicateLogEntry(
             "a log entry with this table and sequence number exists already "
             "(or the table does not exist)"
         ) from exc
+
+
+_INSERT_LOGS = by_dialect(
+    sqlite="""
+        INSERT INTO table_log (table_id, seq, kind, body, at_ms)
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+               json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+               json_extract(value, '$[4]')
+        FROM json_each(:rows)""",
+    postgresql="""
+        INSERT INTO table_log (table_id, seq, kind, body, at_ms)
+        SELECT CAST(r ->> 0 AS INTEGER), CAST(r ->> 1 AS INTEGER), r ->> 2, r -> 3,
+               CAST(r ->> 4 AS BIGINT)
+        FROM json_array_elements(CAST(:rows AS json)) AS r""",
+)
 
 
 async def read_log(session: AsyncSession, table_id: int, after_seq: int = 0) -> list[LogEntry]:
@@ -263,27 +273,30 @@ def write_hand(
     finished_at: datetime | None = None,
 ) -> int:
     """:func:`save_hand` on a plain connection (the table writer's path)."""
-    result = conn.execute(
-        insert(HandModel)
-        .values(
-            table_id=table_id,
-            game=game,
-            seq_start=seq_start,
-            finished_at=finished_at or utcnow(),
-            record=dict(record),
-        )
-        .returning(HandModel.id)
-    )
-    hand_id = int(result.scalar_one())
+    row = {
+        "table_id": table_id,
+        "game": game,
+        "seq_start": seq_start,
+        "finished_at": finished_at or utcnow(),
+        "record": dict(record),
+    }
+    hand_id = int(conn.execute(_INSERT_HAND, row).scalar_one())
     if players:
         conn.execute(
-            insert(table(HandPlayerModel)),
+            _INSERT_HAND_PLAYERS,
             [
                 {"hand_id": hand_id, "seat": seat, "account_id": account_id}
                 for seat, account_id in sorted(players.items())
             ],
         )
     return hand_id
+
+
+# Core statements made once, their values bound at each call (a statement built with .values()
+# per call is compiled again each time). Finished games are saved by the table writer's batches.
+_HANDS = table(HandModel)
+_INSERT_HAND = insert(_HANDS).returning(_HANDS.c.id)
+_INSERT_HAND_PLAYERS = insert(table(HandPlayerModel))
 
 
 async def recent_hands(

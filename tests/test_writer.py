@@ -1,0 +1,190 @@
+"""The log writer (rummyhall.server.writer) and its bulk statements, on both databases: jobs that
+arrive together commit together, a bad job fails alone, and a batch writes exactly what the same
+jobs would write one by one."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from rummyhall.economy import ledger
+from rummyhall.economy.bulk import Transfer, write_transfers
+from rummyhall.economy.ledger import InsufficientChips
+from rummyhall.server.writer import Writer
+from rummyhall.store import tables
+from rummyhall.store.database import Database
+from rummyhall.store.models import LedgerPostingModel, LedgerTransactionModel
+from rummyhall.store.tables import LogEntry
+
+
+async def _tables(db: Database, count: int) -> list[int]:
+    async with db.transaction() as session:
+        return [
+            await tables.create_table(session, game="patti", room="r", config={})
+            for _ in range(count)
+        ]
+
+
+async def _grant(db: Database, account: str, chips: int) -> None:
+    async with db.transaction() as session:
+        await ledger.transfer(session, f"grant:{account}", [("mint", -chips), (account, chips)],
+                              kind="grant")  # fmt: skip
+
+
+def _move(table: int, seq: int, amount: int) -> Transfer:
+    return Transfer(
+        f"table:{table}:seq:{seq}",
+        [(f"table:{table}:seat:1", -amount), (f"table:{table}:pot", amount)],
+        "act",
+        {"table": table, "seq": seq},
+    )
+
+
+async def test_jobs_that_arrive_together_commit_together(db: Database) -> None:
+    ids = await _tables(db, 20)
+    for table in ids:
+        await _grant(db, f"table:{table}:seat:1", 100)
+    writer = Writer(db)
+    writer.start()
+    try:
+        # Twenty tables, three actions each, every table waiting for its commit before the next.
+        async def play(table: int) -> None:
+            for seq in (1, 2, 3):
+                await writer.write(
+                    entry=LogEntry(table, seq, "act", {"seat": 1, "n": seq}, seq * 10),
+                    transfer=_move(table, seq, seq),
+                )
+
+        await asyncio.gather(*(play(table) for table in ids))
+    finally:
+        await writer.stop()
+    assert writer.jobs == 60
+    assert writer.commits < 60  # shared commits
+    async with db.read() as session:
+        for table in ids:
+            log = await tables.read_log(session, table)
+            assert [(e.seq, e.body["n"], e.at) for e in log] == [(1, 1, 10), (2, 2, 20), (3, 3, 30)]
+            assert await ledger.balance(session, f"table:{table}:pot") == 6
+            assert await ledger.balance(session, f"table:{table}:seat:1") == 94
+        report = await ledger.audit(session)
+        assert report.ok, report
+
+
+async def test_a_bad_job_fails_alone(db: Database) -> None:
+    ids = await _tables(db, 6)
+    for table in ids:
+        await _grant(db, f"table:{table}:seat:1", 10)
+    writer = Writer(db)
+    writer.start()
+    try:
+        jobs: list[Any] = [
+            writer.write(entry=LogEntry(t, 1, "act", {}, 0), transfer=_move(t, 1, 5)) for t in ids
+        ]
+        # One overdraws its seat; one writes a sequence number that exists already (after the
+        # first commit); one runs plain work that raises.
+        jobs.append(
+            writer.write(entry=LogEntry(ids[0], 2, "act", {}, 0), transfer=_move(ids[0], 2, 50))
+        )
+
+        def broken(conn: Connection) -> None:
+            raise ValueError("broken work")
+
+        jobs.append(writer.write(work=broken, entry=LogEntry(ids[1], 2, "act", {}, 0)))
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        assert results[:6] == [None] * 6
+        assert isinstance(results[6], InsufficientChips)
+        assert isinstance(results[7], ValueError)
+        with pytest.raises(tables.DuplicateLogEntry):
+            await writer.write(entry=LogEntry(ids[2], 1, "again", {}, 0))
+
+        # The writer goes on after failures, and async jobs take their turn in order.
+        async def operation(session: AsyncSession) -> str:
+            return "done"
+
+        done = await asyncio.gather(
+            writer.write(entry=LogEntry(ids[3], 2, "act", {}, 0), transfer=_move(ids[3], 2, 5)),
+            writer.run(operation),
+            writer.write(entry=LogEntry(ids[3], 3, "act", {}, 0)),
+        )
+        assert done == [None, "done", None]
+    finally:
+        await writer.stop()
+    async with db.read() as session:
+        assert [e.seq for e in await tables.read_log(session, ids[0])] == [1]
+        assert [e.seq for e in await tables.read_log(session, ids[1])] == [1]
+        assert [e.seq for e in await tables.read_log(session, ids[3])] == [1, 2, 3]
+        assert await ledger.balance(session, f"table:{ids[0]}:seat:1") == 5
+        assert await ledger.balance(session, f"table:{ids[3]}:seat:1") == 0
+        report = await ledger.audit(session)
+        assert report.ok, report
+
+
+async def test_a_batch_writes_what_the_transfers_write_one_by_one(db: Database) -> None:
+    """write_transfers (one batch) and transfer_on (one at a time) leave the same balances and
+    the same postings, in order; an overdraft anywhere fails the whole batch and leaves no
+    trace."""
+    rng = random.Random(7)
+    accounts = [f"player:{n}" for n in range(1, 9)] + ["house"]
+    for account in accounts:
+        await _grant(db, account, 1_000)
+    batch = []
+    for n in range(60):
+        payer, payee = rng.sample(accounts, 2)
+        legs = [(payer, -rng.randint(1, 30)), (payee, 0)]
+        legs[1] = (payee, -legs[0][1])
+        if rng.random() < 0.3:  # several legs, one account twice, a zero leg
+            third = rng.choice(accounts)
+            legs += [(third, 5), (payer, -5), ("house", 0)]
+        memo = None if n % 3 == 0 else {"n": n, "who": "Zoë"}
+        batch.append(Transfer(f"bulk:{n}", legs, "test", memo))
+
+    def bulk(conn: Connection) -> None:
+        write_transfers(conn, batch)
+
+    def one_by_one(conn: Connection) -> None:
+        for t in batch:
+            assert ledger.transfer_on(conn, "single:" + t.key, t.postings, kind=t.kind, memo=t.memo)
+
+    async def snapshot(prefix: str) -> tuple[dict[str, int], list[tuple[Any, ...]]]:
+        async with db.read() as session:
+            balances = {a: await ledger.balance(session, a) for a in accounts}
+            rows = await session.execute(
+                select(
+                    LedgerTransactionModel.key,
+                    LedgerTransactionModel.kind,
+                    LedgerTransactionModel.memo,
+                    LedgerPostingModel.account,
+                    LedgerPostingModel.amount,
+                )
+                .join(LedgerPostingModel)
+                .where(LedgerTransactionModel.key.startswith(prefix))
+                .order_by(LedgerPostingModel.id)
+            )
+            postings = [(key.removeprefix(prefix), *rest) for key, *rest in rows]
+            return balances, postings
+
+    before = await snapshot("bulk:")
+    await db.write(bulk)
+    after_bulk = await snapshot("bulk:")
+    await db.write(one_by_one)
+    after_single = await snapshot("single:bulk:")
+    moved = {a: after_bulk[0][a] - before[0][a] for a in accounts}
+    assert moved == {a: after_single[0][a] - after_bulk[0][a] for a in accounts}
+    assert after_bulk[1] == after_single[1]
+    assert len(after_bulk[1]) == sum(1 for t in batch for _, amount in t.postings if amount)
+
+    # An overdraft in the middle of a batch: nothing of the batch is written.
+    poor = [Transfer("poor:1", [("player:1", -1), ("player:2", 1)], "test"),
+            Transfer("poor:2", [("player:3", -10**6), ("player:4", 10**6)], "test")]  # fmt: skip
+    with pytest.raises(IntegrityError):
+        await db.write(lambda conn: write_transfers(conn, poor))
+    assert await snapshot("poor:") == (after_single[0], [])
+    async with db.read() as session:
+        report = await ledger.audit(session)
+        assert report.ok, report
