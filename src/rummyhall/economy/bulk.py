@@ -26,7 +26,8 @@ from typing import Any
 from sqlalchemy import Connection, bindparam
 
 from rummyhall.economy.ledger import LedgerError, _legs
-from rummyhall.store.bulk import by_dialect, rows_json
+from rummyhall.store.bulk import by_dialect
+from rummyhall.store.database import json_text
 from rummyhall.store.models import UTCDateTime, utcnow
 
 
@@ -106,11 +107,11 @@ def write_transfers(conn: Connection, transfers: Sequence[Transfer]) -> None:
     names = sorted(net)
     dialect = conn.dialect.name
     memos = [(t.key, t.kind, None if t.memo is None else dict(t.memo)) for t, _ in batch]
-    conn.execute(_TRANSACTIONS[dialect], {"rows": rows_json(memos), "now": utcnow()})
-    conn.execute(_ACCOUNTS[dialect], {"rows": rows_json(names)})
+    conn.execute(_TRANSACTIONS[dialect], {"rows": json_text(memos), "now": utcnow()})
+    conn.execute(_ACCOUNTS[dialect], {"rows": json_text(names)})
     changes = [(name, net[name]) for name in names if net[name]]
     if changes:
-        conn.execute(_BALANCES[dialect], {"rows": rows_json(changes)})
-    written = conn.execute(_POSTINGS[dialect], {"rows": rows_json(postings)}).rowcount
+        conn.execute(_BALANCES[dialect], {"rows": json_text(changes)})
+    written = conn.execute(_POSTINGS[dialect], {"rows": json_text(postings)}).rowcount
     if written != len(postings):
         raise LedgerError("the batch's postings were not all written")

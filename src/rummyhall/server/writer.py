@@ -120,7 +120,7 @@ class Writer:
         except Exception as error:
             log.info("a batch of %d failed (%s); committing one by one", len(jobs), error)
             for job in jobs:
-                if job.done.done():  # (told already: the failure came after the commit)
+                if job.done.done():  # (its waiter was cancelled: nobody to tell)
                     continue
                 try:
                     result = await self.db.write(partial(_write_one, job=job))

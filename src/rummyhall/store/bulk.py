@@ -1,10 +1,11 @@
 """Bulk statements: many rows in one statement that takes them as a single JSON document.
 
-The database unpacks the document (SQLite's ``json_each``, PostgreSQL's
-``json_array_elements``), so the statement's text is the same for any number of rows: it is
-compiled once, there is one parameter to bind instead of one per value, and the statement runs in
-one step. The table writer's batches are made of such statements
-(:func:`rummyhall.store.tables.write_logs`, :func:`rummyhall.economy.bulk.write_transfers`).
+The database unpacks the document (SQLite's ``json_each``, PostgreSQL's ``json_array_elements``;
+it is written with :func:`rummyhall.store.database.json_text`), so the statement's text is the
+same for any number of rows: it is compiled once, there is one parameter to bind instead of one
+per value, and the statement runs in one step. The table writer's batches are made of such
+statements (:func:`rummyhall.store.tables.write_logs`,
+:func:`rummyhall.economy.bulk.write_transfers`).
 The two databases unpack JSON with different functions, so each statement is written for each.
 """
 
@@ -15,8 +16,6 @@ from typing import Any
 
 from sqlalchemy import BindParameter, TextClause, text
 
-from rummyhall.store.database import json_text
-
 
 def by_dialect(
     *, sqlite: str, postgresql: str, binds: Sequence[BindParameter[Any]] = ()
@@ -26,8 +25,3 @@ def by_dialect(
         "sqlite": text(sqlite).bindparams(*binds),
         "postgresql": text(postgresql).bindparams(*binds),
     }
-
-
-def rows_json(rows: Sequence[Any]) -> str:
-    """The rows (tuples, values or objects) as the JSON document a bulk statement takes."""
-    return json_text(rows)

@@ -20,7 +20,8 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.store.bulk import by_dialect, rows_json
+from rummyhall.store.bulk import by_dialect
+from rummyhall.store.database import json_text
 from rummyhall.store.models import (
     GameTableModel,
     HandModel,
@@ -188,7 +189,7 @@ def write_logs(conn: Connection, entries: Iterable[LogEntry]) -> None:
     if not rows:
         return
     try:
-        conn.execute(_INSERT_LOGS[conn.dialect.name], {"rows": rows_json(rows)})
+        conn.execute(_INSERT_LOGS[conn.dialect.name], {"rows": json_text(rows)})
     except IntegrityError as exc:
         raise DuplicateLogEntry(
             "a log entry with this table and sequence number exists already "
