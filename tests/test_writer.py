@@ -31,6 +31,14 @@ async def _tables(db: Database, count: int) -> list[int]:
         ]
 
 
+async def _seated(db: Database, count: int, chips: int) -> list[int]:
+    """``count`` new tables, each with ``chips`` on its seat 1."""
+    ids = await _tables(db, count)
+    for table in ids:
+        await _grant(db, f"table:{table}:seat:1", chips)
+    return ids
+
+
 async def _grant(db: Database, account: str, chips: int) -> None:
     async with db.transaction() as session:
         await ledger.transfer(session, f"grant:{account}", [("mint", -chips), (account, chips)],
@@ -47,9 +55,7 @@ def _move(table: int, seq: int, amount: int) -> Transfer:
 
 
 async def test_jobs_that_arrive_together_commit_together(db: Database) -> None:
-    ids = await _tables(db, 20)
-    for table in ids:
-        await _grant(db, f"table:{table}:seat:1", 100)
+    ids = await _seated(db, 20, 100)
     writer = Writer(db)
     writer.start()
     try:
@@ -77,9 +83,7 @@ async def test_jobs_that_arrive_together_commit_together(db: Database) -> None:
 
 
 async def test_a_bad_job_fails_alone(db: Database) -> None:
-    ids = await _tables(db, 6)
-    for table in ids:
-        await _grant(db, f"table:{table}:seat:1", 10)
+    ids = await _seated(db, 6, 10)
     writer = Writer(db)
     writer.start()
     try:
