@@ -13,10 +13,11 @@ transaction's first statement runs, so work done before that (hashing a password
 other writers.
 
 The table writer's batches take a shorter road (:meth:`Database.write`): on SQLite a plain (not
-async) connection runs the batch's statements right away in the event loop's thread, and only the
-COMMIT, which waits for the disk, goes to a database thread. Through the async driver every
-statement is a round trip to its thread and back through the event loop, and on a busy loop each
-of those waits for a turn: a batch of a handful of statements took several turns of the loop.
+async) connection runs the batch's statements right away in the event loop's thread; only BEGIN
+IMMEDIATE (which may wait for another connection's lock) and the COMMIT (which waits for the
+disk) go to a database thread. Through the async driver every statement is a round trip to its
+thread and back through the event loop, and on a busy loop each of those waits for a turn: a
+batch of a handful of statements took several turns of the loop.
 Running the whole batch on a thread of its own was no better: the statements are Python code
 and need the interpreter's lock, and every SQLite call gives that lock up and then waits for the
 busy event loop to hand it back, so a batch of a millisecond's work took ten. The statements are
@@ -268,7 +269,9 @@ class Database:
         try:
             conn = self._batch_engine.connect()
             try:
-                transaction = conn.begin()  # BEGIN IMMEDIATE (the begin hook)
+                # BEGIN IMMEDIATE (the begin hook) on the thread: it is the one call that can wait
+                # for another connection's lock, and the loop must not wait with it.
+                transaction = await loop.run_in_executor(self._batch_thread, conn.begin)
                 try:
                     result = work(conn)
                 except BaseException:
