@@ -256,3 +256,45 @@ async def test_write_commits_plain_work_or_rolls_it_back(db: Database) -> None:
         assert await ledger.balance(session, "player:2") == 0
         assert not await ledger.transaction_exists(session, "grant:player:2")
         assert await ledger.balance(session, "mint") == -50 - sum(range(3, 13))
+
+
+async def test_a_write_cancelled_while_waiting_for_another_process(tmp_path: Path) -> None:
+    # Another process (a second Database here) holds SQLite's file lock, so the batch's BEGIN
+    # waits on the database thread. The caller gives up meanwhile: its work never runs, the
+    # connection is closed only after that BEGIN is over, and the next write goes through.
+    url = default_url(tmp_path)
+    mine, other = await Database.open(url), await Database.open(url)
+    ran: list[str] = []
+
+    def grant(conn: Connection, key: str) -> None:
+        ran.append(key)
+        ledger.transfer_on(conn, key, [("mint", -5), ("house", 5)], kind="t")
+
+    try:
+        entered, leave = asyncio.Event(), asyncio.Event()
+
+        async def hold_the_file_lock() -> None:
+            async with other.transaction() as session:
+                await ledger.transfer(session, "other", [("mint", -1), ("house", 1)], kind="t")
+                entered.set()
+                await leave.wait()
+
+        holder = asyncio.create_task(hold_the_file_lock())
+        await entered.wait()
+        waiting = asyncio.create_task(mine.write(lambda conn: grant(conn, "cancelled")))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()  # BEGIN waits for the other process; the loop does not
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        leave.set()
+        await holder
+        async with asyncio.timeout(10):
+            await mine.write(lambda conn: grant(conn, "next"))
+        assert ran == ["next"]
+        async with mine.read() as session:
+            assert await ledger.balance(session, "house") == 6
+            assert not await ledger.transaction_exists(session, "cancelled")
+    finally:
+        await mine.close()
+        await other.close()

@@ -28,7 +28,9 @@ loop.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -60,6 +62,11 @@ def json_text(value: Any) -> str:
 
 
 _T = TypeVar("_T")
+
+log = logging.getLogger(__name__)
+
+SLOW_BEGIN_S = 0.5
+"""A BEGIN IMMEDIATE that waits this long for another connection's lock is logged."""
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite connection waits for another process's lock before failing."""
@@ -265,37 +272,44 @@ class Database:
                 on_commit(result)
             return result
         loop = asyncio.get_running_loop()
+        thread = self._batch_thread
         await self._write_lock.acquire()
         try:
             conn = self._batch_engine.connect()
-            try:
-                # BEGIN IMMEDIATE (the begin hook) on the thread: it is the one call that can wait
-                # for another connection's lock, and the loop must not wait with it.
-                transaction = await loop.run_in_executor(self._batch_thread, conn.begin)
-                try:
-                    result = work(conn)
-                except BaseException:
-                    transaction.rollback()
-                    raise
-            except BaseException:
-                conn.close()
-                raise
         except BaseException:
             self._write_lock.release()
             raise
 
-        def commit() -> _T:
+        def release(_: object) -> None:
+            self._write_lock.release()
+
+        def end(commit: Callable[[], None] | None) -> None:
+            # On the database thread, so after anything queued there before: a BEGIN that a
+            # cancelled caller stopped waiting for is over before its connection closes.
             try:
-                transaction.commit()
+                if commit is not None:
+                    commit()
             finally:
                 conn.close()  # (rolls back what did not commit)
+
+        try:
+            # BEGIN IMMEDIATE (the begin hook) on the thread: it is the one call that can wait for
+            # another connection's lock, and the loop must not wait with it.
+            transaction = await loop.run_in_executor(thread, conn.begin)
+            result = work(conn)
+        except BaseException:
+            loop.run_in_executor(thread, end, None).add_done_callback(release)
+            raise
+
+        def commit() -> _T:
+            end(transaction.commit)
             if on_commit is not None:
                 loop.call_soon_threadsafe(on_commit, result)
             return result
 
-        done = loop.run_in_executor(self._batch_thread, commit)
+        done = loop.run_in_executor(thread, commit)
         # The lock goes back when the commit is done, even if we are cancelled before that.
-        done.add_done_callback(lambda _: self._write_lock.release())
+        done.add_done_callback(release)
         return await asyncio.shield(done)
 
     async def close(self) -> None:
@@ -380,15 +394,27 @@ def _install_sqlite_hooks(sync_engine: Engine) -> None:
             return
         held: _Held | None = options.get("rummyhall_held")
         if held is None:
-            # A connection made outside Database (db.engine used directly): no queue, SQLite's
-            # busy timeout arbitrates.
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            # The writer's batch connection (it took the process's lock before) or a connection
+            # made outside Database: SQLite's busy timeout arbitrates.
+            _begin_immediate(conn)
             return
         # We are inside SQLAlchemy's greenlet bridge here, so awaiting is allowed.
         await_(held.lock.acquire())
         held.locked = True
         try:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            _begin_immediate(conn)
         except BaseException:
             held.release()
             raise
+
+
+def _begin_immediate(conn: Connection) -> None:
+    # Inside this process writers queue on the write lock first, so a wait here is for another
+    # process (``rummyhall admin``, a second server on the same file) and worth a line in the log.
+    started = time.monotonic()
+    try:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    finally:
+        waited = time.monotonic() - started
+        if waited >= SLOW_BEGIN_S:
+            log.warning("waited %.2f s for the SQLite write lock", waited)
