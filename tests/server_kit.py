@@ -162,7 +162,9 @@ class Player:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
-            message = await asyncio.wait_for(feed.get(), max(0.1, left))
+            # (asyncio.timeout: Python 3.11's wait_for may swallow the cancel that stops a play)
+            async with asyncio.timeout(max(0.1, left)):
+                message = await feed.get()
             info = message["info"]
             view = message["view"]
             if info["game_no"] >= games and not info["playing"]:

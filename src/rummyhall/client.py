@@ -220,7 +220,10 @@ class RoomClient:
                 finally:
                     self._waiters.discard(woken)
 
-        return await asyncio.wait_for(wait(), timeout)
+        # asyncio.timeout rather than wait_for: on Python 3.11 wait_for loses a cancellation that
+        # arrives as the awaited message does, and the caller goes on as if never cancelled.
+        async with asyncio.timeout(timeout):
+            return await wait()
 
     def _wake(self) -> None:
         for woken in self._waiters:
@@ -231,7 +234,8 @@ class RoomClient:
     async def disconnect(self) -> None:
         if self._socket is not None:
             try:
-                await asyncio.wait_for(self._socket.close(), 5)
+                async with asyncio.timeout(5):
+                    await self._socket.close()
             except TimeoutError:  # the server went away without closing: drop the connection
                 self._socket.transport.abort()
         if self._reader is not None:

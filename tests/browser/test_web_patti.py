@@ -96,8 +96,10 @@ class Scripted:
         feed = client.follow(table)
         done: tuple[int, str] | None = None
         while not self.stop:
+            message: JSON | None
             try:
-                message: JSON | None = await asyncio.wait_for(feed.get(), 0.25)
+                async with asyncio.timeout(0.25):
+                    message = await feed.get()
             except TimeoutError:
                 message = client.tables.get(table)  # look again (after a refused action)
             if message is None or not feed.empty():
