@@ -29,6 +29,12 @@ async def test_replay_steps_are_the_players_views(tmp_path: Path, game: str) -> 
 
         assert (answer["id"], answer["game"], answer["seat"]) == (hand_id, game, seat)
         assert answer["config"] == record["config"] and answer["result"] == record["result"]
+        # Who sat where: the asking player and the bots that filled the other seats, by name.
+        players = {p["seat"]: (p["name"], p["bot"]) for p in answer["players"]}
+        assert players[seat] == (client.me["name"], False)
+        assert len(players) >= 2
+        assert set(players) <= {s["seat"] for s in answer["steps"][-1]["view"]["seats"]}
+        assert all(bot for s, (_, bot) in players.items() if s != seat)
         steps = answer["steps"]
         actions = record["actions"]
         assert len(steps) == len(actions) + 1

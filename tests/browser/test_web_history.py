@@ -113,6 +113,12 @@ def test_history_replay_and_verify(
     expect(step).to_have_text(f"{total} / {total}")
     expect(page.get_by_test_id("replay-next")).to_be_disabled()
     expect(page.get_by_test_id("replay-result")).to_contain_text("took the pot")
+    # the other seats carry their players' names (bots filled them, and say so)
+    for player in replay["players"]:
+        if player["seat"] != replay["seat"]:
+            seat = page.get_by_test_id(f"replay-seat-{player['seat']}")
+            expect(seat.locator(".replay-seat-name")).to_contain_text(player["name"])
+            expect(seat.locator(".badge-bot")).to_be_visible()
 
     # the fair panel and Verify
     record = page_api(page, "GET", f"/api/hands/{hand_id}")["body"]["record"]

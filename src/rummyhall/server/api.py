@@ -289,6 +289,9 @@ async def hand_replay(hand_id: int, account: Me, request: Request) -> JSON:
     """A finished game step by step as the asking player saw it (players of that game only)."""
     row = await _own_hand(request, account, hand_id)
     seat = min(s for s, owner in row.players.items() if owner == account.id)
+    # Who sat where (public at the table while it played), so the viewer can name the seats.
+    async with _db(request).read() as session:
+        owners = {s: await store_accounts.get_account(session, a) for s, a in row.players.items()}
     try:
         # Replaying a long game takes a moment: off the event loop, which serves the tables.
         steps = await asyncio.to_thread(_replay_steps, row.record, seat)
@@ -300,6 +303,11 @@ async def hand_replay(hand_id: int, account: Me, request: Request) -> JSON:
         "seat": seat,
         "config": row.record.get("config"),
         "result": row.record.get("result"),
+        "players": [
+            {"seat": s, "name": owner.name, "bot": owner.is_bot}
+            for s, owner in sorted(owners.items())
+            if owner is not None
+        ],
         "steps": steps,
     }
 

@@ -164,6 +164,7 @@ export function renderHand(root, ctx, handId) {
   function build() {
     const { replay, record } = state;
     const steps = replay.steps;
+    const who = seatNamer(replay);
     title.textContent = `${GAME_NAMES[replay.game] || replay.game} · game ${handId}`;
     const outcome = outcomeOf(record, replay.seat);
     subtitle.textContent = `You played seat ${replay.seat} · ${steps.length - 1} recorded actions · ${outcome.text}`;
@@ -211,8 +212,8 @@ export function renderHand(root, ctx, handId) {
       const step = steps[state.index];
       slider.value = String(state.index);
       stepText.textContent = `${state.index} / ${steps.length - 1}`;
-      actionText.textContent = describeAction(step, replay.seat);
-      eventsText.textContent = describeEvents(step, replay.seat);
+      actionText.textContent = describeAction(step, who);
+      eventsText.textContent = describeEvents(step, who, replay.seat);
       first.disabled = prev.disabled = state.index === 0;
       next.disabled = last.disabled = state.index === steps.length - 1;
       drawBoard(board, step.view, replay, ctx);
@@ -346,34 +347,40 @@ function icon(name) {
 }
 
 // ---- words for a step ----------------------------------------------------------------------
-function who(seat, you) {
-  if (seat === 0) return 'The house';
-  return seat === you ? 'You' : `Seat ${seat}`;
+// How the replay names a seat: you, the player who sat there (from the replay's players), or the
+// house (seat 0 deals).
+function seatNamer(replay) {
+  const names = new Map((replay.players || []).map((p) => [p.seat, p.name]));
+  return (seat) => {
+    if (seat === 0) return 'The house';
+    if (seat === replay.seat) return 'You';
+    return names.get(seat) || `Seat ${seat}`;
+  };
 }
 
-function describeAction(step, you) {
+function describeAction(step, who) {
   if (step.action === null || step.action === undefined) return 'The table before the deal';
   if (step.seat === 0) return step.action === 'deal' ? 'The house deals' : `The house: ${step.action}`;
   const text = step.action.replace(/ 2x$/, ' 2X').replace(/\|/g, ' | ');
-  return `${who(step.seat, you)}: ${text}`;
+  return `${who(step.seat)}: ${text}`;
 }
 
-function describeEvents(step, you) {
+function describeEvents(step, who, you) {
   const words = [];
   for (const event of step.events || []) {
     const d = event.data || {};
     switch (event.kind) {
-      case 'chaal': words.push(`${who(d.seat, you)} paid ${d.amount}${d.auto ? ' (auto)' : ''}`); break;
-      case 'exchange': words.push(`${who(d.seat, you)} paid ${d.amount}${d.took ? `, took ${d.took} and left ${d.released}` : ''}`); break;
+      case 'chaal': words.push(`${who(d.seat)} paid ${d.amount}${d.auto ? ' (auto)' : ''}`); break;
+      case 'exchange': words.push(`${who(d.seat)} paid ${d.amount}${d.took ? `, took ${d.took} and left ${d.released}` : ''}`); break;
       case 'exchanged': words.push(`you took ${d.took} and left ${d.released} face down`); break;
-      case 'sideshow': words.push(`${who(d.seat, you)} paid ${d.amount} and asked ${who(d.asked, you).toLowerCase() === 'you' ? 'you' : who(d.asked, you)}`); break;
+      case 'sideshow': words.push(`${who(d.seat)} paid ${d.amount} and asked ${d.asked === you ? 'you' : who(d.asked)}`); break;
       case 'sideshow_accepted': words.push('the sideshow was accepted'); break;
       case 'sideshow_refused': words.push('the sideshow was refused'); break;
-      case 'pack': words.push(`${who(d.seat, you)} packed${d.why && d.why !== 'packed' ? ` (${d.why})` : ''}`); break;
+      case 'pack': words.push(`${who(d.seat)} packed${d.why && d.why !== 'packed' ? ` (${d.why})` : ''}`); break;
       case 'showdown': words.push('hands turned over'); break;
       case 'game_over': words.push('game over'); break;
-      case 'timeout': words.push(`${who(d.seat, you)} ran out of time`); break;
-      case 'draw': words.push(`${who(d.seat, you)} drew${d.card ? ` ${d.card}` : ''}`); break;
+      case 'timeout': words.push(`${who(d.seat)} ran out of time`); break;
+      case 'draw': words.push(`${who(d.seat)} drew${d.card ? ` ${d.card}` : ''}`); break;
       default: break;
     }
   }
@@ -387,6 +394,8 @@ function drawBoard(board, view, replay, ctx) {
   clear(board);
   if (!view) return;
   const you = replay.seat;
+  const who = seatNamer(replay);
+  const bots = new Set((replay.players || []).filter((p) => p.bot).map((p) => p.seat));
   const seatsRow = el('div', { class: 'replay-seats' });
   const result = view.result;
   const winners = new Set(result ? result.winners || [] : []);
@@ -409,7 +418,9 @@ function drawBoard(board, view, replay, ctx) {
       class: `replay-seat status-${seat.status}${active ? ' active' : ''}${seat.seat === you ? ' you' : ''}${winners.has(seat.seat) ? ' winner' : ''}`,
       'data-testid': `replay-seat-${seat.seat}`,
     },
-    el('div', { class: 'replay-seat-name' }, seat.seat === you ? `You (seat ${seat.seat})` : `Seat ${seat.seat}`, winners.has(seat.seat) ? el('span', { class: 'replay-crown', 'aria-label': 'winner' }, ' ★') : null),
+    el('div', { class: 'replay-seat-name' }, seat.seat === you ? `You (seat ${seat.seat})` : who(seat.seat),
+      bots.has(seat.seat) ? el('span', { class: 'badge badge-bot' }, 'bot') : null,
+      winners.has(seat.seat) ? el('span', { class: 'replay-crown', 'aria-label': 'winner' }, ' ★') : null),
     el('div', { class: 'replay-seat-info' }, el('span', { class: 'replay-status' }, seat.status), ...lines),
     shown,
     seat.class ? el('div', { class: 'replay-class' }, seat.class) : null));
@@ -453,7 +464,7 @@ function drawBoard(board, view, replay, ctx) {
   let resultBox = null;
   if (result) {
     const detail = result.detail || {};
-    const names = (result.winners || []).map((s) => (s === you ? 'You' : `Seat ${s}`));
+    const names = (result.winners || []).map(who);
     const line = view.game === 'patti'
       ? `${names.join(' and ')} took the pot of ${(detail.pot || 0).toLocaleString('en-US')}${detail.how ? ` (${detail.how})` : ''}`
       : `${names.join(' and ')} won`;
