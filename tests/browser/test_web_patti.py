@@ -78,11 +78,14 @@ class Scripted:
         await client.connect()
         return client, table, invite
 
-    def join(self, table: int | None, seat: int, policy: Policy) -> tuple[int, str | None]:
-        """A new guest at ``table`` (None: a new private table) in ``seat``, playing ``policy``."""
+    def join(
+        self, table: int | None, seat: int, policy: Policy, room: str = ROOM
+    ) -> tuple[int, str | None]:
+        """A new guest at ``table`` (None: a new private table of ``room``) in ``seat``, playing
+        ``policy``."""
 
         async def go() -> tuple[int, str | None]:
-            client, table_id, invite = await self._player(table, ROOM)
+            client, table_id, invite = await self._player(table, room)
             client.follow(table_id)
             await client.request("POST", f"/api/tables/{table_id}/sit", {"seat": seat})
             await client.watch(table_id)
