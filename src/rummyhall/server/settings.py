@@ -3,7 +3,7 @@ principle 6)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -36,4 +36,3 @@ class Settings:
     starting_chips: int = 10_000
     commit_batch: int = 256
     """The most log entries the writer commits in one database transaction."""
-    extra_rooms: tuple[str, ...] = field(default=())
