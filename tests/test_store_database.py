@@ -12,8 +12,10 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
+from sqlalchemy.exc import OperationalError
 
 from rummyhall.economy import ledger
+from rummyhall.store import database
 from rummyhall.store.database import Database, DatabaseError, default_url, head_revision
 from rummyhall.store.models import Base
 
@@ -295,6 +297,33 @@ async def test_a_write_cancelled_while_waiting_for_another_process(tmp_path: Pat
         async with mine.read() as session:
             assert await ledger.balance(session, "house") == 6
             assert not await ledger.transaction_exists(session, "cancelled")
+    finally:
+        await mine.close()
+        await other.close()
+
+
+async def test_a_write_that_cannot_begin_fails_and_the_next_one_may_try(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another process keeps SQLite's file lock past the busy timeout: the write fails with the
+    # database's error and gives the process's lock back at once, so the same task may try
+    # again straight away (the writer retries a failed batch job by job).
+    monkeypatch.setattr(database, "SQLITE_BUSY_TIMEOUT_MS", 100)
+    url = default_url(tmp_path)
+    mine, other = await Database.open(url), await Database.open(url)
+
+    def grant(conn: Connection) -> None:
+        ledger.transfer_on(conn, "mine", [("mint", -5), ("house", 5)], kind="t")
+
+    try:
+        async with other.transaction() as session:
+            await ledger.transfer(session, "other", [("mint", -1), ("house", 1)], kind="t")
+            for _ in range(2):
+                with pytest.raises(OperationalError, match="locked"):
+                    await mine.write(grant)
+        await mine.write(grant)
+        async with mine.read() as session:
+            assert await ledger.balance(session, "house") == 6
     finally:
         await mine.close()
         await other.close()

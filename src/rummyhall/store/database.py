@@ -283,26 +283,31 @@ class Database:
         def release(_: object) -> None:
             self._write_lock.release()
 
-        def end(commit: Callable[[], None] | None) -> None:
-            # On the database thread, so after anything queued there before: a BEGIN that a
-            # cancelled caller stopped waiting for is over before its connection closes.
-            try:
-                if commit is not None:
-                    commit()
-            finally:
-                conn.close()  # (rolls back what did not commit)
-
         try:
             # BEGIN IMMEDIATE (the begin hook) on the thread: it is the one call that can wait for
             # another connection's lock, and the loop must not wait with it.
             transaction = await loop.run_in_executor(thread, conn.begin)
             result = work(conn)
+        except asyncio.CancelledError:
+            # Cancelled while the BEGIN may still be running there: close the connection on the
+            # same thread, after it, so that it never goes back to the pool inside a transaction.
+            loop.run_in_executor(thread, conn.close).add_done_callback(release)
+            raise
         except BaseException:
-            loop.run_in_executor(thread, end, None).add_done_callback(release)
+            # The BEGIN failed (the other process kept its lock) or the work raised: roll back
+            # and give the lock back at once, as the caller may write again straight away (the
+            # writer's retries do).
+            try:
+                conn.close()
+            finally:
+                self._write_lock.release()
             raise
 
         def commit() -> _T:
-            end(transaction.commit)
+            try:
+                transaction.commit()
+            finally:
+                conn.close()  # (rolls back what did not commit)
             if on_commit is not None:
                 loop.call_soon_threadsafe(on_commit, result)
             return result
