@@ -13,9 +13,10 @@ transaction's first statement runs, so work done before that (hashing a password
 other writers.
 
 The table writer's batches take a shorter road (:meth:`Database.write`): on SQLite a plain (not
-async) connection runs the batch's statements right away in the event loop's thread; only BEGIN
-IMMEDIATE (which may wait for another connection's lock) and the COMMIT (which waits for the
-disk) go to a database thread. Through the async driver every statement is a round trip to its
+async) connection runs BEGIN IMMEDIATE and the batch's statements right away in the event loop's
+thread, and the COMMIT (which waits for the disk) on a database thread. That connection never
+waits for a lock in the loop: if another process is writing, SQLite says so at once and the
+BEGIN waits on the database thread instead. Through the async driver every statement is a round trip to its
 thread and back through the event loop, and on a busy loop each of those waits for a turn: a
 batch of a handful of statements took several turns of the loop.
 Running the whole batch on a thread of its own was no better: the statements are Python code
@@ -30,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -44,8 +46,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -173,6 +176,7 @@ class Database:
             _install_sqlite_hooks(engine.sync_engine)
             if batch_engine is not None:
                 _install_sqlite_hooks(batch_engine)
+                event.listen(batch_engine, "connect", _no_busy_wait)
                 self._batch_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-commit")
 
     @classmethod
@@ -284,9 +288,18 @@ class Database:
             self._write_lock.release()
 
         try:
-            # BEGIN IMMEDIATE (the begin hook) on the thread: it is the one call that can wait for
-            # another connection's lock, and the loop must not wait with it.
-            transaction = await loop.run_in_executor(thread, conn.begin)
+            try:
+                # BEGIN IMMEDIATE (the begin hook) right here: the batch connection does not wait
+                # for a lock, and in this process nobody else holds it (we have the write lock).
+                transaction = conn.begin()
+            except OperationalError as error:
+                if not _busy(error):
+                    raise
+                # Another process is writing (``rummyhall admin``, a second server): wait for
+                # it on the thread, as the loop must not wait with it.
+                conn.close()
+                conn = self._batch_engine.connect()
+                transaction = await loop.run_in_executor(thread, _begin_waiting, conn)
             result = work(conn)
         except asyncio.CancelledError:
             # Cancelled while the BEGIN may still be running there: close the connection on the
@@ -423,3 +436,27 @@ def _begin_immediate(conn: Connection) -> None:
         waited = time.monotonic() - started
         if waited >= SLOW_BEGIN_S:
             log.warning("waited %.2f s for the SQLite write lock", waited)
+
+
+def _no_busy_wait(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+    # The batch connection begins in the event loop's thread, which must never wait for a lock:
+    # SQLite answers "busy" at once instead, and Database.write waits on its thread.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=0")
+    cursor.close()
+
+
+def _busy(error: OperationalError) -> bool:
+    code = getattr(error.orig, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
+def _begin_waiting(conn: Connection) -> RootTransaction:
+    """Begin on a batch connection, waiting (the busy timeout) for another process's lock."""
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    try:
+        return conn.begin()
+    finally:
+        raw.execute("PRAGMA busy_timeout=0")
