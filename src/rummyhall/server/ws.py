@@ -1,11 +1,11 @@
 """The WebSocket endpoint (``/ws``): one connection per browser tab or client, authenticated by
 the session cookie in the handshake, Origin checked against the server's own host.
 
-Each connection has an outbox drained by its own task, so a slow reader never holds up a table:
-tables only queue text, and a connection whose outbox overflows is closed (it reconnects and gets
-a snapshot). Incoming messages are limited in size and rate, validated against the wire models,
-and every refusal is an ``error`` message with a stable code; nothing a client sends can stop a
-table or the server.
+Tables hand each connection its text and never wait for it: a send completes at once into the
+socket's buffer, and a slow reader's messages queue behind it up to a limit, past which the
+connection is closed (it reconnects and gets a snapshot). Incoming messages are limited in size
+and rate, validated against the wire models, and every refusal is an ``error`` message with a
+stable code; nothing a client sends can stop a table or the server.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
+from collections.abc import Coroutine
 from typing import Any
 
 import orjson
@@ -41,34 +43,90 @@ CLOSE_ABUSE = 4429
 
 
 class Connection:
-    """One client connection: who it is and its outbox."""
+    """One client connection: who it is, and the messages it still has to be sent.
+
+    A send normally completes on the spot: uvicorn puts the frame in the socket's buffer without
+    waiting, so :meth:`send` runs ``websocket.send_text`` to its end right away, with no task and
+    no queue (a queue and a task per connection cost a task switch and a wait per message, and
+    those wait objects, kept alive while players think, were much of the collector's work). Only
+    when the socket's buffer is full (a slow reader) does a send have to wait; a task finishes
+    it, later messages queue behind it in order, and a reader more than ``limit`` messages behind
+    is closed (it reconnects and gets a snapshot)."""
 
     def __init__(self, websocket: WebSocket, account_id: int, name: str, limit: int) -> None:
         self.websocket = websocket
         self.account_id = account_id
         self.name = name
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=limit)
-        self.overflowed = False
+        self.limit = limit
+        self.backlog: deque[str] = deque()
+        self.flusher: asyncio.Task[None] | None = None
+        self.closer: asyncio.Task[None] | None = None
+        self.closed = False  # too slow, or the socket went away: nothing more is sent
 
     def send(self, text: str) -> None:
-        if self.overflowed:
+        if self.closed:
             return
+        if self.flusher is not None:
+            if len(self.backlog) < self.limit:
+                self.backlog.append(text)
+            else:
+                self._too_slow()
+            return
+        sending = self.websocket.send_text(text)
         try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.overflowed = True
-            # Make room for the sentinel that closes the connection.
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
-            self.outbox.put_nowait(None)
+            waiting = sending.send(None)
+        except StopIteration:
+            return  # sent
+        except Exception:
+            self.closed = True  # the socket is gone; the receiving loop sees the disconnect
+            return
+        self.flusher = asyncio.create_task(self._flush(sending, waiting))
 
-    async def pump(self) -> None:
+    async def _flush(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+        try:
+            await finish(sending, waiting)
+            while self.backlog and not self.closed:
+                await self.websocket.send_text(self.backlog.popleft())
+        except Exception:
+            self.closed = True
+        finally:
+            self.flusher = None
+
+    def _too_slow(self) -> None:
+        self.closed = True
+        self.backlog.clear()
+        if self.flusher is not None:
+            self.flusher.cancel()
+        self.closer = asyncio.create_task(
+            self.websocket.close(CLOSE_TOO_SLOW, "too slow to read its messages")
+        )
+
+    def stop(self) -> None:
+        """The connection is over: drop what was not sent."""
+        self.closed = True
+        self.backlog.clear()
+        for task in (self.flusher, self.closer):
+            if task is not None:
+                task.cancel()
+
+
+async def finish(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Run to its end a coroutine started by hand (``coroutine.send(None)``) that returned
+    ``waiting``, the future it waits for, doing what a task does with it: wait for that future,
+    resume the coroutine, and so on. (Python 3.12's eager tasks do this for any coroutine.)"""
+    try:
         while True:
-            text = await self.outbox.get()
-            if text is None:
-                await self.websocket.close(CLOSE_TOO_SLOW, "too slow to read its messages")
-                return
-            await self.websocket.send_text(text)
+            if isinstance(waiting, asyncio.Future):
+                waiting._asyncio_future_blocking = False
+                await asyncio.wait([waiting])
+            else:  # a bare yield: let the loop go round once
+                await asyncio.sleep(0)
+            waiting = coroutine.send(None)
+    except StopIteration:
+        return
+    except asyncio.CancelledError:
+        coroutine.close()
+        raise
 
 
 class RateLimit:
@@ -121,13 +179,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     connection = Connection(websocket, account.id, account.name, settings.outbox_limit)
-    pump = asyncio.create_task(connection.pump())
     hub.metrics.connections.inc()
     watching: dict[int, TableActor] = {}
     limit = RateLimit(settings.rate_per_second, settings.rate_burst)
     try:
-        # When the pump closes a slow connection, the next receive() reports the disconnect.
-        while not pump.done():
+        # A connection closed for reading too slowly ends when its client goes (or is gone).
+        while True:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
@@ -162,7 +219,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     finally:
         for actor in watching.values():
             actor.unwatch(connection)
-        pump.cancel()
+        connection.stop()
         hub.metrics.connections.dec()
 
 
