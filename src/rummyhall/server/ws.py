@@ -48,7 +48,8 @@ class Connection:
     A send normally completes on the spot: uvicorn puts the frame in the socket's buffer without
     waiting, so :meth:`send` runs ``websocket.send_text`` to its end right away, with no task and
     no queue (a queue and a task per connection cost a task switch and a wait per message, and
-    those wait objects, kept alive while players think, were much of the collector's work). Only
+    the waits' coroutines and futures, alive while players think, crowd the cycle collector's
+    young generations). Only
     when the socket's buffer is full (a slow reader) does a send have to wait; a task finishes
     it, later messages queue behind it in order, and a reader more than ``limit`` messages behind
     is closed (it reconnects and gets a snapshot)."""
