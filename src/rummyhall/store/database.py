@@ -16,9 +16,9 @@ The table writer's batches take a shorter road (:meth:`Database.write`): on SQLi
 async) connection runs BEGIN IMMEDIATE and the batch's statements right away in the event loop's
 thread, and the COMMIT (which waits for the disk) on a database thread. That connection never
 waits for a lock in the loop: if another process is writing, SQLite says so at once and the
-BEGIN waits on the database thread instead. Through the async driver every statement is a round trip to its
-thread and back through the event loop, and on a busy loop each of those waits for a turn: a
-batch of a handful of statements took several turns of the loop.
+BEGIN waits on the database thread instead. Through the async driver every statement is a
+round trip to its thread and back through the event loop, and on a busy loop each of those
+waits for a turn: a batch of a handful of statements took several turns of the loop.
 Running the whole batch on a thread of its own was no better: the statements are Python code
 and need the interpreter's lock, and every SQLite call gives that lock up and then waits for the
 busy event loop to hand it back, so a batch of a millisecond's work took ten. The statements are
