@@ -49,10 +49,9 @@ class Connection:
     waiting, so :meth:`send` runs ``websocket.send_text`` to its end right away, with no task and
     no queue (a queue and a task per connection cost a task switch and a wait per message, and
     the waits' coroutines and futures, alive while players think, crowd the cycle collector's
-    young generations). Only
-    when the socket's buffer is full (a slow reader) does a send have to wait; a task finishes
-    it, later messages queue behind it in order, and a reader more than ``limit`` messages behind
-    is closed (it reconnects and gets a snapshot)."""
+    young generations). Only when the socket's buffer is full (a slow reader) does a send have
+    to wait; a task finishes it, later messages queue behind it in order, and a reader more than
+    ``limit`` messages behind is closed (it reconnects and gets a snapshot)."""
 
     def __init__(self, websocket: WebSocket, account_id: int, name: str, limit: int) -> None:
         self.websocket = websocket

@@ -412,8 +412,9 @@ def _install_sqlite_hooks(sync_engine: Engine) -> None:
             return
         held: _Held | None = options.get("rummyhall_held")
         if held is None:
-            # The writer's batch connection (it took the process's lock before) or a connection
-            # made outside Database: SQLite's busy timeout arbitrates.
+            # The writer's batch connection (it holds the process's lock already, and waits for
+            # another process only on the database thread) or a connection made outside
+            # Database: SQLite's busy timeout arbitrates.
             _begin_immediate(conn)
             return
         # We are inside SQLAlchemy's greenlet bridge here, so awaiting is allowed.
