@@ -91,7 +91,7 @@ class Writer:
         job = _Job(done, operation, work, entry, transfer)
         if self._task is None:  # not started (tools, tests): commit it now
             if operation is not None:
-                await self._special(job)
+                await self._alone(job, self._operation(job))
             else:
                 await self._commit([job])
         else:
@@ -105,7 +105,8 @@ class Writer:
             self._ready.clear()
             while self._jobs:
                 if self._jobs[0].operation is not None:
-                    await self._special(self._jobs.popleft())
+                    job = self._jobs.popleft()
+                    await self._alone(job, self._operation(job))
                     continue
                 jobs: list[_Job] = []
                 while self._jobs and len(jobs) < self.batch and self._jobs[0].operation is None:
@@ -115,35 +116,28 @@ class Writer:
     async def _commit(self, jobs: list[_Job]) -> None:
         try:
             await self.db.write(partial(_write_all, jobs=jobs), partial(self._finish, jobs))
-        except asyncio.CancelledError:
-            raise
         except Exception as error:
             log.info("a batch of %d failed (%s); committing one by one", len(jobs), error)
             for job in jobs:
-                if job.done.done():  # (its waiter was cancelled: nobody to tell)
-                    continue
-                try:
-                    result = await self.db.write(partial(_write_one, job=job))
-                except asyncio.CancelledError:
-                    raise
-                except Exception as problem:
-                    _fail(job, problem)
-                else:
-                    self._finish([job], [result])
+                if not job.done.done():  # (else its waiter was cancelled: nobody to tell)
+                    await self._alone(job, self.db.write(partial(_write_one, job=job)))
 
-    async def _special(self, job: _Job) -> None:
-        """An async job (the hub's), in a transaction of its own."""
-        assert job.operation is not None
+    async def _alone(self, job: _Job, transaction: Awaitable[Any]) -> None:
+        """Tell ``job`` how the transaction that commits it alone went."""
         try:
-            async with self.db.transaction() as session:
-                result = await job.operation(session)
-                await session.run_sync(lambda sync: _write_one(sync.connection(), job))
-        except asyncio.CancelledError:
-            raise
+            result = await transaction
         except Exception as error:
             _fail(job, error)
         else:
             self._finish([job], [result])
+
+    async def _operation(self, job: _Job) -> Any:
+        """An async job (the hub's) in a transaction of its own; the operation's result."""
+        assert job.operation is not None
+        async with self.db.transaction() as session:
+            result = await job.operation(session)
+            await session.run_sync(lambda sync: _write_one(sync.connection(), job))
+        return result
 
     def _finish(self, jobs: list[_Job], results: list[Any]) -> None:
         self.commits += 1
