@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -175,33 +176,36 @@ async def test_a_nested_write_transaction_is_an_error_on_sqlite(tmp_path: Path) 
         await db.close()
 
 
-async def test_two_processes_share_a_sqlite_file(tmp_path: Path) -> None:
-    # Two Database objects stand in for two processes (each has its own lock queue): they
-    # take turns through SQLite's file lock and busy timeout, and no chip is lost.
+@pytest.fixture
+async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[Database, Database]]:
+    """Two Database objects on one SQLite file, standing in for two processes: each has its own
+    write lock, and they meet only at SQLite's file lock."""
     url = default_url(tmp_path)
     first, second = await Database.open(url), await Database.open(url)
-    try:
-        async with first.transaction() as session:
-            await ledger.transfer(
-                session, "fund", [("mint", -1000), ("player:1", 1000)], kind="test"
-            )
+    yield first, second
+    await first.close()
+    await second.close()
 
-        async def spend(db: Database, n: int) -> bool:
-            try:
-                async with db.transaction() as session:
-                    return await ledger.transfer(
-                        session, f"spend:{n}", [("player:1", -150), ("house", 150)], kind="test"
-                    )
-            except ledger.InsufficientChips:
-                return False
 
-        results = await asyncio.gather(*(spend(first if n % 2 else second, n) for n in range(20)))
-        assert results.count(True) == 6
-        async with second.read() as session:
-            assert await ledger.balance(session, "player:1") == 100
-    finally:
-        await first.close()
-        await second.close()
+async def test_two_processes_share_a_sqlite_file(two_processes: tuple[Database, Database]) -> None:
+    # They take turns through SQLite's file lock and busy timeout, and no chip is lost.
+    first, second = two_processes
+    async with first.transaction() as session:
+        await ledger.transfer(session, "fund", [("mint", -1000), ("player:1", 1000)], kind="test")
+
+    async def spend(db: Database, n: int) -> bool:
+        try:
+            async with db.transaction() as session:
+                return await ledger.transfer(
+                    session, f"spend:{n}", [("player:1", -150), ("house", 150)], kind="test"
+                )
+        except ledger.InsufficientChips:
+            return False
+
+    results = await asyncio.gather(*(spend(first if n % 2 else second, n) for n in range(20)))
+    assert results.count(True) == 6
+    async with second.read() as session:
+        assert await ledger.balance(session, "player:1") == 100
 
 
 async def test_a_cancelled_writer_gives_the_write_lock_back(db: Database) -> None:
@@ -260,70 +264,62 @@ async def test_write_commits_plain_work_or_rolls_it_back(db: Database) -> None:
         assert await ledger.balance(session, "mint") == -50 - sum(range(3, 13))
 
 
-async def test_a_write_cancelled_while_waiting_for_another_process(tmp_path: Path) -> None:
+async def test_a_write_cancelled_while_waiting_for_another_process(
+    two_processes: tuple[Database, Database],
+) -> None:
     # Another process (a second Database here) holds SQLite's file lock, so the batch's BEGIN
     # waits on the database thread. The caller gives up meanwhile: its work never runs, the
     # connection is closed only after that BEGIN is over, and the next write goes through.
-    url = default_url(tmp_path)
-    mine, other = await Database.open(url), await Database.open(url)
+    mine, other = two_processes
     ran: list[str] = []
 
     def grant(conn: Connection, key: str) -> None:
         ran.append(key)
         ledger.transfer_on(conn, key, [("mint", -5), ("house", 5)], kind="t")
 
-    try:
-        entered, leave = asyncio.Event(), asyncio.Event()
+    entered, leave = asyncio.Event(), asyncio.Event()
 
-        async def hold_the_file_lock() -> None:
-            async with other.transaction() as session:
-                await ledger.transfer(session, "other", [("mint", -1), ("house", 1)], kind="t")
-                entered.set()
-                await leave.wait()
+    async def hold_the_file_lock() -> None:
+        async with other.transaction() as session:
+            await ledger.transfer(session, "other", [("mint", -1), ("house", 1)], kind="t")
+            entered.set()
+            await leave.wait()
 
-        holder = asyncio.create_task(hold_the_file_lock())
-        await entered.wait()
-        waiting = asyncio.create_task(mine.write(lambda conn: grant(conn, "cancelled")))
-        await asyncio.sleep(0.2)
-        assert not waiting.done()  # BEGIN waits for the other process; the loop does not
-        waiting.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await waiting
-        leave.set()
-        await holder
-        async with asyncio.timeout(10):
-            await mine.write(lambda conn: grant(conn, "next"))
-        assert ran == ["next"]
-        async with mine.read() as session:
-            assert await ledger.balance(session, "house") == 6
-            assert not await ledger.transaction_exists(session, "cancelled")
-    finally:
-        await mine.close()
-        await other.close()
+    holder = asyncio.create_task(hold_the_file_lock())
+    await entered.wait()
+    waiting = asyncio.create_task(mine.write(lambda conn: grant(conn, "cancelled")))
+    await asyncio.sleep(0.2)
+    assert not waiting.done()  # BEGIN waits for the other process; the loop does not
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    leave.set()
+    await holder
+    async with asyncio.timeout(10):
+        await mine.write(lambda conn: grant(conn, "next"))
+    assert ran == ["next"]
+    async with mine.read() as session:
+        assert await ledger.balance(session, "house") == 6
+        assert not await ledger.transaction_exists(session, "cancelled")
 
 
 async def test_a_write_that_cannot_begin_fails_and_the_next_one_may_try(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    two_processes: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Another process keeps SQLite's file lock past the busy timeout: the write fails with the
     # database's error and gives the process's lock back at once, so the same task may try
     # again straight away (the writer retries a failed batch job by job).
     monkeypatch.setattr(database, "SQLITE_BUSY_TIMEOUT_MS", 100)
-    url = default_url(tmp_path)
-    mine, other = await Database.open(url), await Database.open(url)
+    mine, other = two_processes
 
     def grant(conn: Connection) -> None:
         ledger.transfer_on(conn, "mine", [("mint", -5), ("house", 5)], kind="t")
 
-    try:
-        async with other.transaction() as session:
-            await ledger.transfer(session, "other", [("mint", -1), ("house", 1)], kind="t")
-            for _ in range(2):
-                with pytest.raises(OperationalError, match="locked"):
-                    await mine.write(grant)
-        await mine.write(grant)
-        async with mine.read() as session:
-            assert await ledger.balance(session, "house") == 6
-    finally:
-        await mine.close()
-        await other.close()
+    async with other.transaction() as session:
+        await ledger.transfer(session, "other", [("mint", -1), ("house", 1)], kind="t")
+        for _ in range(2):
+            with pytest.raises(OperationalError, match="locked"):
+                await mine.write(grant)
+    await mine.write(grant)
+    async with mine.read() as session:
+        assert await ledger.balance(session, "house") == 6
