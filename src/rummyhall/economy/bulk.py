@@ -12,9 +12,9 @@ precisely what is wrong.
 
 Each statement takes its rows as one JSON document, which the database unpacks
 (:mod:`rummyhall.store.bulk`): the SQL text never changes, so it is compiled once, and a
-batch costs a few statements, each a single step. That matters most on SQLite, where batches
-run on a database thread: every step gives the interpreter's lock to the event loop and waits to
-get it back.
+batch costs a few statements, each a single step, however many transfers it holds. On SQLite
+they run in the event loop's thread (:meth:`rummyhall.store.database.Database.write`), where
+every statement is time no table gets.
 """
 
 from __future__ import annotations
