@@ -84,7 +84,7 @@ class Connection:
 
     async def _flush(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
         try:
-            await finish(sending, waiting)
+            await _finish_started(sending, waiting)
             while self.backlog and not self.closed:
                 await self.websocket.send_text(self.backlog.popleft())
         except Exception:
@@ -110,7 +110,7 @@ class Connection:
                 task.cancel()
 
 
-async def finish(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
+async def _finish_started(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
     """Run to its end a coroutine started by hand (``coroutine.send(None)``) that returned
     ``waiting``, the future it waits for, doing what a task does with it: wait for that future,
     resume the coroutine, and so on. (Python 3.12's eager tasks do this for any coroutine.)"""
