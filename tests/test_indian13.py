@@ -1281,3 +1281,32 @@ def test_records_doc_names_every_action() -> None:
         "p5 rejoin",
     ):
         assert line in text, line
+
+
+# --- a player leaving the table mid-deal -------------------------------------------------------
+
+
+def test_a_leaving_player_drops_or_throws_back_then_shows() -> None:
+    """What the table plays for someone who left: a drop before drawing; after a draw, the drawn
+    card back (a drop is no longer allowed); in the show phase, their own groups, or every card
+    on its own (what their show timer would score)."""
+    t = table([W, A, B], stock="JS 5D 6C 9C")
+    assert t.game.leave_move(1) == "drop"
+    assert t.game.leave_move(2) is None  # not awaited
+    t.do("p1 draw closed")
+    assert t.game.leave_move(1) == "discard JS"
+    t.do(f"p1 {t.game.leave_move(1)}")
+    t.do(f"p2 group {A_GROUPS}")
+    pass_turn(t, 2)
+    pass_turn(t, 3)
+    t.do("p1 draw closed")
+    t.do(f"p1 {W_DECLARE}")
+    assert t.game.leave_move(1) is None
+    assert t.game.leave_move(2) == f"show {A_GROUPS}"
+    singles = t.game.leave_move(3)
+    assert singles == "show " + " | ".join(B.split())
+    t.do(f"p2 {t.game.leave_move(2)}")
+    t.do(f"p3 {singles}")
+    assert t.game.over
+    assert dict(t.game.result.points)[2] == 23  # the page's first example, as grouped
+    assert dict(t.game.result.points)[3] == 74  # every card loose (the wild 7S counts 0)

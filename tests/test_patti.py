@@ -669,3 +669,18 @@ def test_chips_are_conserved_and_no_stack_goes_below_zero(data: st.DataObject) -
         assert sum(final) == sum(stacks)
         result = game.result
         assert result is not None and sum(result.points.values()) == 0
+
+
+def test_a_leaving_player_packs_and_refuses_a_sideshow() -> None:
+    """What the table plays for someone who left: a pack at their turn, a refusal when asked
+    for a sideshow (accepting could only keep them in the game), nothing when not awaited."""
+    t = table([T, Q, P, H])
+    assert t.game.leave_move(1) == "pack"
+    assert t.game.leave_move(2) is None
+    t.do("p1 chaal")
+    t.do("p2 sideshow")
+    assert t.game.leave_move(1) == "refuse"
+    t.do(f"p1 {t.game.leave_move(1)}")
+    assert t.game.leave_move(3) == "pack"
+    t.do(f"p3 {t.game.leave_move(3)}")
+    assert seat(t, 3)["status"] == "packed"

@@ -40,7 +40,9 @@ class Seat:
     async def join(self) -> None:
         client = RoomClient(self.url)
         await client.register(self.name, "a long password")
-        self.table, _ = await client.quick_seat(self.room)
+        # Automatic rebuy on (and so in the log, restored after each crash): the player plays
+        # on through many games and pools without being stood up for a short stack.
+        self.table, _ = await client.quick_seat(self.room, auto_rebuy=True)
         self.client = client
         self.player = Player(client, self.game, self.number)
 

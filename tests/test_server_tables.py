@@ -121,6 +121,8 @@ async def test_timeouts_play_on_for_an_absent_player(tmp_path: Path, db_url: str
     async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         await client.guest()
         table, seat = await client.quick_seat(PATTI)
+        # There (a table deals only when the people seated at it are connected), but idle.
+        await watch_table(client, table)
         actor = server.hub.table(table)
         await settle(server.hub, lambda hub: actor.game is not None and actor.game.log)
         for _ in range(200):
@@ -180,9 +182,9 @@ async def test_messages_carry_the_server_clock_for_deadlines(tmp_path: Path, db_
     async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         await client.guest()
         table, _ = await client.quick_seat(PATTI)
+        await watch_table(client, table)
         actor = server.hub.table(table)
         await settle(server.hub, lambda hub: actor.game is not None and actor.game.log)
-        await client.connect()
         snapshot = await client.watch(table)
         assert snapshot["now"] == clock.now()
         deadlines = [a["deadline"] for a in snapshot["view"]["awaited"]]
@@ -196,6 +198,7 @@ async def test_leaving_during_a_game_takes_effect_after_it(tmp_path: Path, db_ur
         await client.guest()
         start = await client.chips()
         table, seat = await client.quick_seat(PATTI)
+        await watch_table(client, table)
         actor = server.hub.table(table)
         await settle(server.hub, lambda hub: actor.game is not None and actor.game.log)
         left = await client.request("POST", f"/api/tables/{table}/leave")
@@ -222,6 +225,7 @@ async def test_void_returns_the_pot_to_who_paid_it(tmp_path: Path, db_url: str) 
     async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         await client.guest()
         table, _seat = await client.quick_seat(PATTI)
+        await watch_table(client, table)
         actor = server.hub.table(table)
         await settle(server.hub, lambda hub: actor.game is not None and actor.pot > 0)
         stacks = dict(actor.stacks)

@@ -715,6 +715,10 @@ def _add_server_commands(sub: Any) -> None:
     )
     p.add_argument("--next-game-ms", type=int, default=6000, help="pause between two games")
     p.add_argument(
+        "--away-grace-ms", type=int, default=20_000,
+        help="how long a seated player may be disconnected before standing up between games",
+    )  # fmt: skip
+    p.add_argument(
         "--deal-ms", type=int, default=1500, help="pause between a deal's commitment and the deal"
     )
     p.add_argument(
@@ -755,6 +759,7 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         bot_wait=args.bot_wait,
         bot_think=args.bot_think_ms,
         next_game_ms=args.next_game_ms,
+        away_grace_ms=args.away_grace_ms,
         deal_ms=args.deal_ms,
         origins=tuple(args.origin),
         secure_cookies=args.secure_cookies,

@@ -54,6 +54,8 @@ class RoomClient:
         self.me: JSON | None = None
         self.tables: dict[int, JSON] = {}
         """The last snapshot or update of each watched table."""
+        self._snapshots: dict[int, JSON] = {}
+        """The latest snapshot of each table (what :meth:`watch` answers with)."""
         self.received: list[JSON] = []
         """Every message received, in order, when ``keep_received`` (tests inspect them)."""
         self.keep_received = False
@@ -106,8 +108,11 @@ class RoomClient:
     async def chips(self) -> int:
         return int((await self.request("GET", "/api/me"))["chips"])
 
-    async def quick_seat(self, room: str) -> tuple[int, int]:
-        data = await self.request("POST", "/api/quick-seat", {"room": room})
+    async def quick_seat(
+        self, room: str, *, auto_rebuy: bool = False, another: bool = False
+    ) -> tuple[int, int]:
+        body: JSON = {"room": room, "auto_rebuy": auto_rebuy, "another": another}
+        data = await self.request("POST", "/api/quick-seat", body)
         return int(data["table"]), int(data["seat"])
 
     # --- WebSocket -------------------------------------------------------------------------------
@@ -138,6 +143,9 @@ class RoomClient:
                     future = self._pending.pop(cid)
                     if not future.done():
                         future.set_result(message)
+                if kind == "snapshot" or (kind == "error" and message.get("table") is not None):
+                    # An error naming a table may be the answer to a watch (it has no cid).
+                    self._snapshots[int(message["table"])] = message
                 if kind in ("snapshot", "update", "closed"):
                     self.tables[int(message["table"])] = message
                     feed = self._feeds.get(int(message["table"]))
@@ -180,10 +188,16 @@ class RoomClient:
 
     async def watch(self, table: int, since: int | None = None, timeout: float = 30) -> JSON:
         """Subscribe to a table and return its snapshot."""
+        # The snapshot itself, not the latest message: updates (a bot's move, a player coming
+        # back) may follow it before this task runs again.
         self.tables.pop(table, None)
+        self._snapshots.pop(table, None)
         assert self._socket is not None
         await self._socket.send(json.dumps({"type": "watch", "table": table, "since": since}))
-        return await self.wait_for(table, lambda m: True, timeout)
+        answer = await self._until(lambda: self._snapshots.get(table), timeout)
+        if answer["type"] == "error":
+            raise ClientError(str(answer["code"]), str(answer["message"]))
+        return answer
 
     async def sit(self, table: int, seat: int | None = None) -> int:
         return int((await self.send({"type": "sit", "table": table, "seat": seat}))["seat"])
@@ -206,11 +220,20 @@ class RoomClient:
     ) -> JSON:
         """Wait until the table's latest message satisfies ``predicate``; return it."""
 
+        def check() -> JSON | None:
+            latest = self.tables.get(table)
+            return latest if latest is not None and predicate(latest) else None
+
+        return await self._until(check, timeout)
+
+    async def _until(self, check: Callable[[], JSON | None], timeout: float) -> JSON:
+        """Wait until ``check()`` gives a message (checked after every message received)."""
+
         async def wait() -> JSON:
             while True:
-                latest = self.tables.get(table)
-                if latest is not None and predicate(latest):
-                    return latest
+                found = check()
+                if found is not None:
+                    return found
                 if self.closed_reason is not None:
                     raise ClientError("disconnected", self.closed_reason)
                 woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()

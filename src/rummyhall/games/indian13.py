@@ -47,6 +47,7 @@ from rummyhall.cards import (
     Card,
     CardError,
     format_cards,
+    format_groups,
     parse,
     parse_groups,
     rank_text,
@@ -399,6 +400,22 @@ class Indian13(Game):
         if self._can_rejoin(player):
             actions.append("rejoin")
         return actions
+
+    def leave_move(self, seat: int) -> str | None:
+        """A leaving player drops at their turn (a discard first if they have drawn: a drop is
+        only allowed before drawing), and shows their last arrangement (else every card on its
+        own, as their timer would) when a declaration asks for it, instead of making the table
+        wait for their timers. A declarer's own declare phase runs on its timer."""
+        if seat not in self.clocks or self.over:
+            return None
+        if self.phase == PLAY:
+            return "drop" if self.drawn is None else f"discard {self.drawn}"
+        if self.phase == SHOW:
+            # What their show timer would score, without making the others wait for it.
+            player = self.players[seat]
+            groups = player.arrangement or [[card] for card in player.hand]
+            return f"show {format_groups(groups)}"
+        return None
 
     def _apply(self, seat: int, action: str, deal: Deal | None, at: int) -> list[Event]:
         if seat == HOUSE:

@@ -291,6 +291,14 @@ class Patti(Game):
         actions.append("pack")
         return actions
 
+    def leave_move(self, seat: int) -> str | None:
+        """A leaving player packs at their turn, and refuses a sideshow they are asked for (it
+        would only keep them in the game)."""
+        legal = self.legal(seat) if 1 <= seat <= self.seats else []
+        if "refuse" in legal:
+            return "refuse"
+        return "pack" if "pack" in legal else None
+
     def _apply(self, seat: int, action: str, deal: Deal | None, at: int) -> list[Event]:
         if seat == HOUSE:
             assert deal is not None  # the protocol checks it

@@ -247,6 +247,13 @@ class Game(ABC):
     def over(self) -> bool:
         return self.result is not None
 
+    def leave_move(self, seat: int) -> str | None:
+        """The move the table makes for a player who is leaving mid-game, when the game awaits
+        ``seat`` now: the game's own way of giving up (a drop, a pack), or a step towards it
+        (a discard, so that the next turn can drop). None: nothing to do now (the turn's timer
+        plays for them). The default: nothing, ever."""
+        return None
+
     def census(self) -> dict[str, list[Card]]:
         """Where every physical card is now: location name -> cards, for invariant checks (tests,
         ``simulate``); never sent to clients. Empty before the first deal.

@@ -22,6 +22,7 @@ from rummyhall.server.hub import Hub
 from rummyhall.server.settings import Settings
 from rummyhall.server.wire import (
     ArrangeRequest,
+    AutoRebuy,
     CheckRequest,
     Credentials,
     Grant,
@@ -149,11 +150,16 @@ async def logout(request: Request, response: Response) -> JSON:
 async def me(account: Me, request: Request) -> JSON:
     async with _db(request).read() as session:
         data = await _me_json(session, account)
-    hub = _hub(request)
     data["tables"] = [
-        {"table": actor.id, "seat": actor.seat_of(account.id)}
-        for actor in hub.tables.values()
-        if actor.seat_of(account.id) is not None
+        {
+            "table": actor.id,
+            "seat": actor.seat_of(account.id),
+            "room": actor.room.key,
+            "game": actor.room.game,
+            "title": actor.room.title,
+            "playing": actor.playing(),
+        }
+        for actor in _hub(request).seated_at(account.id)
     ]
     return data
 
@@ -190,11 +196,26 @@ async def invite(code: str, request: Request) -> JSON:
 
 @router.post("/tables/{table_id}/sit")
 async def sit(table_id: int, body: SitRequest, account: Me, request: Request) -> JSON:
-    actor = _hub(request).table(table_id)
+    hub = _hub(request)
+    actor = hub.table(table_id)
+    hub.check_elsewhere(account.id, table_id, body.another)
     seat = await actor.call(
-        lambda: actor.sit(account.id, account.name, seat=body.seat, buy_in=body.buy_in)
+        lambda: actor.sit(
+            account.id,
+            account.name,
+            seat=body.seat,
+            buy_in=body.buy_in,
+            auto_rebuy=body.auto_rebuy,
+        )
     )
     return {"table": table_id, "seat": seat}
+
+
+@router.post("/tables/{table_id}/auto-rebuy")
+async def auto_rebuy(table_id: int, body: AutoRebuy, account: Me, request: Request) -> JSON:
+    actor = _hub(request).table(table_id)
+    await actor.call(lambda: actor.set_auto_rebuy(account.id, body.on))
+    return {"table": table_id, "auto_rebuy": body.on}
 
 
 @router.post("/tables/{table_id}/leave")
@@ -206,7 +227,9 @@ async def leave(table_id: int, account: Me, request: Request) -> JSON:
 
 @router.post("/quick-seat")
 async def quick_seat(body: QuickSeat, account: Me, request: Request) -> JSON:
-    table_id, seat = await _hub(request).quick_seat(account.id, account.name, body.room)
+    table_id, seat = await _hub(request).quick_seat(
+        account.id, account.name, body.room, another=body.another, auto_rebuy=body.auto_rebuy
+    )
     return {"table": table_id, "seat": seat}
 
 

@@ -119,6 +119,8 @@ class Hub:
         # over tables instead of all racing for the same last seat.
         self._choosing: dict[str, asyncio.Lock] = {}
         self._promised: dict[int, int] = {}
+        self._seated: dict[int, set[int]] = {}
+        """Who sits where: account -> the open tables where it has a seat."""
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -158,9 +160,38 @@ class Hub:
             bots=self.bots if self.settings.bots else None,
             private=private,
             on_empty=self._on_empty,
+            on_seat=self._on_seat,
         )
         self.tables[table_id] = actor
         return actor
+
+    def _on_seat(self, account_id: int, table_id: int, seated: bool) -> None:
+        tables = self._seated.setdefault(account_id, set())
+        if seated:
+            tables.add(table_id)
+        else:
+            tables.discard(table_id)
+            if not tables:
+                del self._seated[account_id]
+
+    def seated_at(self, account_id: int) -> list[TableActor]:
+        """The open tables where the account has a seat, by id."""
+        actors = (self.tables.get(table_id) for table_id in self._seated.get(account_id, ()))
+        return sorted((a for a in actors if a is not None and not a.closed), key=lambda a: a.id)
+
+    def check_elsewhere(self, account_id: int, table_id: int | None, another: bool) -> None:
+        """A seat at a second table only when the player asked for one: a player who went back
+        to the lobby with a seat still held must not end up paying at two tables unawares."""
+        if another:
+            return
+        for actor in self.seated_at(account_id):
+            if actor.id != table_id:
+                raise RoomError(
+                    "seated_elsewhere",
+                    f"you have a seat at table {actor.id}: go back to it or leave it first, "
+                    "or ask for a seat at another table as well",
+                    409,
+                )
 
     async def _on_empty(self, actor: TableActor) -> None:
         """Everyone left: close the table (its log stays for the record)."""
@@ -212,10 +243,19 @@ class Hub:
                 return actor
         raise RoomError("unknown_invite", "this invitation is not valid (any more)", 404)
 
-    async def quick_seat(self, account_id: int, name: str, room_key: str) -> tuple[int, int]:
+    async def quick_seat(
+        self, account_id: int, name: str, room_key: str, *, another: bool = False,
+        auto_rebuy: bool = False,
+    ) -> tuple[int, int]:  # fmt: skip
         """Sit the player at a public table of the room with a free seat, preferring tables with
-        people waiting; create one if there is none. Returns (table, seat)."""
+        people waiting; create one if there is none. A player already seated at a public table
+        of the room goes back to it; one seated elsewhere must ask for ``another`` seat.
+        Returns (table, seat)."""
         room = self.room(room_key)
+        for actor in self.seated_at(account_id):
+            if actor.room.key == room.key and not actor.private:
+                return actor.id, int(actor.seat_of(account_id) or 0)
+        self.check_elsewhere(account_id, None, another)
         choosing = self._choosing.setdefault(room.key, asyncio.Lock())
         for _ in range(5):
             async with choosing:
@@ -230,13 +270,12 @@ class Hub:
                     ),
                     key=lambda actor: (-actor.humans(), actor.id),
                 )
-                for actor in candidates:
-                    if actor.seat_of(account_id) is not None:
-                        return actor.id, int(actor.seat_of(account_id) or 0)
                 actor = candidates[0] if candidates else await self.create_table(room.key)
                 self._promised[actor.id] = self._promised.get(actor.id, 0) + 1
             try:
-                seat: int = await actor.call(partial(actor.sit, account_id, name))
+                seat: int = await actor.call(
+                    partial(actor.sit, account_id, name, auto_rebuy=auto_rebuy)
+                )
             except RoomError as error:
                 if error.code in ("table_full", "seat_taken", "table_closed"):
                     continue  # someone sat there directly: look again

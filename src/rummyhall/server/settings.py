@@ -22,6 +22,10 @@ class Settings:
     """A bot's thinking time: a random duration in this range (ms), so they feel human."""
     next_game_ms: int = 6_000
     """The pause between two games at a table (people look at the result)."""
+    away_grace_ms: int = 20_000
+    """How long a seated person may be away (no connection watching the table: a reload, a
+    dropped network) before the table stands them up between games; the next game waits for
+    them that long."""
     deal_ms: int = 1_500
     """The pause between a deal's commitment and the deal (the next deal of a pool)."""
     cookie_name: str = "rummyhall_session"

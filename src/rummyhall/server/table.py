@@ -80,6 +80,9 @@ class Occupant:
     name: str
     bot: bool
     leaving: bool = False
+    auto_rebuy: bool = False
+    """Buy back up to the room's buy-in from the wallet between games when the stack runs
+    short; off unless the player turned it on (else a short stack stands up)."""
 
 
 @dataclass(slots=True)
@@ -95,6 +98,11 @@ class _Dues:
     bots: dict[int, int] = field(default_factory=dict)
     fill: int | None = None
     next_game: int | None = None
+    release: int | None = None
+    """A game ended with people leaving: they stand up now, not after the pause."""
+    rest_until: int = 0
+    """The end of the pause after a game (people look at the result): a player coming back
+    to a table that waits for them does not cut it short."""
     deal: int | None = None
 
 
@@ -113,6 +121,7 @@ class TableActor:
         bots: BotSeats | None = None,
         private: bool = False,
         on_empty: Callable[[TableActor], Awaitable[None]] | None = None,
+        on_seat: Callable[[int, int, bool], None] | None = None,
     ) -> None:
         self.id = table_id
         self.room = room
@@ -124,6 +133,9 @@ class TableActor:
         self.private = private
         self.invite: str | None = None
         self.on_empty = on_empty
+        self.on_seat = on_seat
+        """Told (account, table, seated) whenever someone sits down or stands up (the hub's
+        index of who sits where)."""
         self.seats: dict[int, Occupant] = {}
         self.stacks: dict[int, int] = {}
         self.pot = 0
@@ -135,6 +147,12 @@ class TableActor:
         """The public part of the latest deal's seed (commitment, client seed, nonce)."""
         self.seq = 0
         self.watchers: set[Listener] = set()
+        self._present: dict[int, int] = {}
+        """Connections watching the table, per account: a seated person with none is away."""
+        self._away: dict[int, int] = {}
+        """Seats of people who are away (no connection watching), since when (ms)."""
+        self._refused: set[tuple[int, int, str]] = set()
+        """Leave moves the game refused (game number, seat, move): not tried again."""
         self._cids: OrderedDict[tuple[int, str], int] = OrderedDict()
         self._bots: dict[int, Bot] = {}
         self._dues = _Dues()
@@ -274,8 +292,12 @@ class TableActor:
         for seat, occupant in self.seats.items():
             if occupant.bot:
                 self._bots[seat] = self._new_bot(seat)
+        # Nobody is connected to a table just restored: people are away from now on, and have
+        # the grace period to come back before the next game (see _between_games).
+        now = self.clock.now()
+        self._away = {seat: now for seat, o in self.seats.items() if not o.bot}
         if self.game is not None and self.game.over:
-            self._dues.next_game = self.clock.now() + self.settings.next_game_ms
+            self._rest()
 
     async def _reload(self) -> None:
         """Throw away the state in memory and rebuild it from the committed log."""
@@ -292,6 +314,12 @@ class TableActor:
         self.seats, self.stacks, self.pot = fresh.seats, fresh.stacks, fresh.pot
         self.game, self.game_no, self.seq = fresh.game, fresh.game_no, fresh.seq
         self.fair, self.published, self._cids = fresh.fair, fresh.published, fresh._cids
+        now = self.clock.now()
+        self._away = {
+            seat: self._away.get(seat, now)
+            for seat, o in self.seats.items()
+            if not o.bot and not self._present.get(o.account_id)
+        }
         self._bots = {seat: self._new_bot(seat) for seat, o in self.seats.items() if o.bot}
         self._dues = _Dues()
         self._broadcast([])
@@ -301,11 +329,22 @@ class TableActor:
         it was logged (that is how it was validated); when replaying the log it is applied here."""
         if kind == "sit":
             seat = int(body["seat"])
-            self.seats[seat] = Occupant(int(body["account"]), str(body["name"]), bool(body["bot"]))
+            occupant = Occupant(int(body["account"]), str(body["name"]), bool(body["bot"]))
+            occupant.auto_rebuy = bool(body.get("auto_rebuy", False))
+            self.seats[seat] = occupant
+            if not occupant.bot and not self._present.get(occupant.account_id):
+                self._away[seat] = at
+            if self.on_seat is not None:
+                self.on_seat(occupant.account_id, self.id, True)
         elif kind == "leaving":
             self.seats[int(body["seat"])].leaving = True
+        elif kind == "auto_rebuy":
+            self.seats[int(body["seat"])].auto_rebuy = bool(body["on"])
         elif kind == "leave":
-            self.seats.pop(int(body["seat"]), None)
+            gone = self.seats.pop(int(body["seat"]), None)
+            self._away.pop(int(body["seat"]), None)
+            if gone is not None and self.on_seat is not None:
+                self.on_seat(gone.account_id, self.id, False)
         elif kind == "start":
             self.game_no = int(body["game_no"])
             self.game = game_class(self.room.game).create(body["config"])
@@ -350,7 +389,7 @@ class TableActor:
 
     async def sit(
         self, account_id: int, name: str, *, bot: bool = False, seat: int | None = None,
-        buy_in: int | None = None,
+        buy_in: int | None = None, auto_rebuy: bool = False,
     ) -> int:  # fmt: skip
         """Seat a player (chips move from their wallet to the seat); returns the seat."""
         if self.seat_of(account_id) is not None:
@@ -382,6 +421,8 @@ class TableActor:
             return amount
 
         body: JSON = {"seat": seat, "account": account_id, "name": name, "bot": bot}
+        if auto_rebuy:
+            body["auto_rebuy"] = True
         _, paid = await self._persist("sit", body, at, extra=take_chips)
         amount = int(paid)
         self._enter("sit", body, at, replaying=False)
@@ -396,7 +437,9 @@ class TableActor:
         return seat
 
     async def leave(self, account_id: int) -> bool:
-        """Stand a player up: now if they are not in a game, else when it ends (True)."""
+        """Stand a player up: now if they are not in a game, else when it ends (True). A player
+        leaving mid-game gives up at once in the game's own way (a drop, a pack: see
+        :meth:`Game.leave_move`), played by the table as soon as the game awaits them."""
         seat = self.seat_of(account_id)
         if seat is None:
             raise RoomError("not_seated", "you have no seat at this table")
@@ -407,10 +450,26 @@ class TableActor:
                 self._enter("leaving", body, self.clock.now(), replaying=False)
                 self._broadcast([Event("leaving", {"seat": seat})])
             return True
-        await self._stand_up(seat)
+        await self._stand_up(seat, "left")
         return False
 
-    async def _stand_up(self, seat: int) -> None:
+    async def set_auto_rebuy(self, account_id: int, on: bool) -> None:
+        """Turn a player's automatic rebuy between games on or off."""
+        seat = self.seat_of(account_id)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat at this table")
+        if self.seats[seat].auto_rebuy == on:
+            return
+        body: JSON = {"seat": seat, "on": on}
+        at = self.clock.now()
+        await self._persist("auto_rebuy", body, at)
+        self._enter("auto_rebuy", body, at, replaying=False)
+        self._broadcast([Event("auto_rebuy", body)])
+
+    async def _stand_up(self, seat: int, why: str) -> None:
+        """Give the seat up; its stack goes back to the owner's wallet. ``why``: ``left`` (they
+        asked), ``away`` (gone past the grace period), ``short`` (the stack ran below the
+        room's minimum and no rebuy was allowed), ``bot`` (a bot going with the last person)."""
         occupant = self.seats[seat]
         stack = self.stacks.get(seat, 0)
         postings = (
@@ -418,7 +477,7 @@ class TableActor:
             if stack
             else []
         )
-        body = {"seat": seat, "account": occupant.account_id, "chips": stack}
+        body = {"seat": seat, "account": occupant.account_id, "chips": stack, "why": why}
         at = self.clock.now()
         await self._persist("leave", body, at, postings)
         self._enter("leave", body, at, replaying=False)
@@ -426,12 +485,12 @@ class TableActor:
         self._bots.pop(seat, None)
         if occupant.bot and self.bot_seats is not None:
             self.bot_seats.release(occupant.account_id)
-        self._broadcast([Event("leave", {"seat": seat})])
+        self._broadcast([Event("leave", {"seat": seat, "why": why, "chips": stack})])
 
     async def _top_up(self, seat: int) -> None:
-        """A player who runs short of the room's minimum buys back up to the buy-in from their
-        wallet, as far as it goes, so that they keep their seat (if it cannot reach the minimum
-        they stand up)."""
+        """A player with automatic rebuy on who runs short of the room's minimum buys back up
+        to the buy-in from their wallet, as far as it goes (if it cannot reach the minimum they
+        stand up)."""
         account_id = self.seats[seat].account_id
         table_id, wanted = self.id, self.room.buy_in - self.stacks.get(seat, 0)
         body: JSON = {"seat": seat, "account": account_id}
@@ -452,6 +511,10 @@ class TableActor:
     def humans(self) -> int:
         return sum(1 for o in self.seats.values() if not o.bot)
 
+    def away(self, seat: int) -> bool:
+        """Whether the person in ``seat`` has no connection watching the table."""
+        return seat in self._away
+
     def _new_bot(self, seat: int) -> Bot:
         return bot_factory(self.room.game)(self.id * 100 + seat * 7 + self.game_no)
 
@@ -459,6 +522,10 @@ class TableActor:
 
     def _in_progress(self) -> bool:
         return self.game is not None and not self.game.over
+
+    def playing(self) -> bool:
+        """Whether a game is being played now."""
+        return self._in_progress()
 
     async def _start_game(self) -> None:
         at = self.clock.now()
@@ -551,7 +618,7 @@ class TableActor:
         self._enter("act", body, at, replaying=False)
         self._move_chips(legs)
         if result is not None:
-            self._dues.next_game = self.clock.now() + self.settings.next_game_ms
+            self._rest()
         self.metrics.action(time.perf_counter() - started)
         self._broadcast(events, answer=None if sender is None or cid is None else (sender, cid))
         return seq
@@ -615,7 +682,7 @@ class TableActor:
         self._failures = 0
         self._enter("void", {}, at, replaying=False)
         self._move_chips(legs)
-        self._dues.next_game = at + self.settings.next_game_ms
+        self._rest()
         self._broadcast([Event("void", {"game_no": self.game_no})])
         return True
 
@@ -675,19 +742,43 @@ class TableActor:
             return []
         return [(a.deadline, a.seat) for a in game.awaited() if a.deadline is not None]
 
+    def _leave_moves(self) -> list[tuple[int, str]]:
+        """The moves the table makes now for people leaving mid-game (see :meth:`leave`)."""
+        game = self.game
+        if game is None or game.over or not any(o.leaving for o in self.seats.values()):
+            return []
+        moves = []
+        for awaited in game.awaited():
+            occupant = self.seats.get(awaited.seat)
+            if occupant is not None and occupant.leaving and not occupant.bot:
+                move = game.leave_move(awaited.seat)
+                if move is not None and (self.game_no, awaited.seat, move) not in self._refused:
+                    moves.append((awaited.seat, move))
+        return moves
+
     def _next_due(self) -> int | None:
         if self.stuck:
             return None
+        if self._leave_moves():
+            return self.clock.now()
         times = [t for t, _ in self._deadlines()]
         times += self._dues.bots.values()
-        times += [
-            t for t in (self._dues.fill, self._dues.next_game, self._dues.deal) if t is not None
-        ]
+        dues = self._dues
+        times += [t for t in (dues.fill, dues.next_game, dues.deal, dues.release) if t is not None]
         return min(times) if times else None
 
     async def _on_due(self) -> None:
         now = self.clock.now()
         dues = self._dues
+        for seat, move in self._leave_moves():
+            try:
+                await self._play(seat, move, now)
+            except GameError:
+                # Not expected (the game proposed it), but never retried: the seat's timers
+                # finish the game for them instead.
+                log.exception("table %s: leave move %r refused", self.id, move)
+                self._refused.add((self.game_no, seat, move))
+            return
         for deadline, seat in sorted(self._deadlines()):
             if deadline <= now:
                 await self._play(seat, "timeout", max(now, deadline))
@@ -703,6 +794,10 @@ class TableActor:
         if dues.fill is not None and dues.fill <= now:
             dues.fill = None
             await self._fill_with_bots()
+            return
+        if dues.release is not None and dues.release <= now:
+            dues.release = None
+            await self._release_leavers()
             return
         if dues.next_game is not None and dues.next_game <= now:
             dues.next_game = None
@@ -748,25 +843,67 @@ class TableActor:
             except RoomError:
                 self.bot_seats.release(bot.account_id)
 
-    async def _between_games(self) -> None:
-        """After a game (or when people sit down): let people go, then start the next game if
-        every seat is taken by someone who can pay for it."""
+    def _rest(self) -> None:
+        """A game ended: people leaving go at once, the next game comes after the pause."""
+        now = self.clock.now()
+        self._dues.rest_until = now + self.settings.next_game_ms
+        self._dues.next_game = self._dues.rest_until
+        if any(o.leaving and not o.bot for o in self.seats.values()):
+            self._dues.release = now
+
+    async def _release_leavers(self) -> None:
+        """Stand up the people who asked to leave during the game that just ended; if nobody is
+        left, the bots go too and the table closes."""
         if self._in_progress():
             return
         for seat, occupant in sorted(self.seats.items()):
-            if (
-                not occupant.leaving
-                and not occupant.bot
-                and self.stacks.get(seat, 0) < self.room.min_stack
-            ):
+            if occupant.leaving and not occupant.bot:
+                await self._stand_up(seat, "left")
+        if self.humans() == 0:
+            await self._between_games()
+
+    async def _between_games(self) -> None:
+        """After a game (or when people sit down): let people go, then start the next game if
+        every seat is taken by someone who can pay for it.
+
+        People go when they asked to, when they have been away (no connection) for the grace
+        period, or when their stack is below the room's minimum and they did not turn automatic
+        rebuy on: nobody pays for games they are not there for, and chips leave a wallet only
+        with its owner's consent. A person away for less than the grace period (a reload, a
+        dropped connection) is waited for. Bots go with the last person, so that a table with
+        nobody left stops dealing and closes."""
+        if self._in_progress():
+            return
+        now, grace = self.clock.now(), self.settings.away_grace_ms
+        back_by: int | None = None
+        for seat, occupant in sorted(self.seats.items()):
+            if occupant.bot:
+                continue
+            since = self._away.get(seat)
+            if occupant.leaving:
+                await self._stand_up(seat, "left")
+                continue
+            if since is not None and now - since >= grace:
+                await self._stand_up(seat, "away")
+                continue
+            if since is not None:
+                back_by = since + grace if back_by is None else min(back_by, since + grace)
+            if occupant.auto_rebuy and self.stacks.get(seat, 0) < self.room.min_stack:
                 await self._top_up(seat)
-            broke = self.stacks.get(seat, 0) < self.room.min_stack
-            if occupant.leaving or broke or (occupant.bot and self.humans() == 0):
-                await self._stand_up(seat)
+            if self.stacks.get(seat, 0) < self.room.min_stack:
+                await self._stand_up(seat, "short")
+        for seat, occupant in sorted(self.seats.items()):
+            if occupant.bot and (
+                self.humans() == 0 or self.stacks.get(seat, 0) < self.room.min_stack
+            ):
+                await self._stand_up(seat, "bot")
         if not self.seats:
             self.game = None
             if self.on_empty is not None:
                 await self.on_empty(self)
+            return
+        if back_by is not None:
+            self._dues.next_game = back_by
             return
         if len(self.seats) == self.room.seats:
             await self._start_game()
@@ -774,11 +911,54 @@ class TableActor:
     # --- telling people ---------------------------------------------------------------------------
 
     def watch(self, listener: Listener) -> None:
-        self.watchers.add(listener)
+        back = None
+        if listener not in self.watchers:
+            self.watchers.add(listener)
+            account_id = listener.account_id
+            self._present[account_id] = self._present.get(account_id, 0) + 1
+            seat = self.seat_of(account_id)
+            if seat is not None and self._away.pop(seat, None) is not None:
+                back = seat
         listener.send(self.message("snapshot", [], listener.account_id))
+        if back is not None:  # after the snapshot: a watch is answered by a snapshot first
+            self._came_back(back)
 
     def unwatch(self, listener: Listener) -> None:
+        """A connection stops watching (it may be gone). Called from outside the table's task:
+        it only notes who is away; telling the others goes through the queue."""
+        if listener not in self.watchers:
+            return
         self.watchers.discard(listener)
+        account_id = listener.account_id
+        left = self._present.pop(account_id, 1) - 1
+        if left:
+            self._present[account_id] = left
+            return
+        seat = self.seat_of(account_id)
+        if seat is not None and not self.seats[seat].bot and seat not in self._away:
+            self._away[seat] = self.clock.now()
+            self._post(lambda: self._broadcast([Event("away", {"seat": seat})]))
+
+    def _came_back(self, seat: int) -> None:
+        """A person who was away watches the table again (inside the table's task)."""
+        if not self._in_progress() and self._dues.next_game is not None:
+            # The table may have been waiting for them: go on, after the pause.
+            self._dues.next_game = min(
+                self._dues.next_game, max(self.clock.now(), self._dues.rest_until)
+            )
+        self._broadcast([Event("back", {"seat": seat})])
+
+    def _post(self, run: Callable[[], None]) -> None:
+        """Run ``run`` in the table's task, later; nobody waits for it."""
+        if self.closed:
+            return
+
+        async def command() -> None:
+            run()
+
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        done.add_done_callback(lambda future: future.cancelled() or future.exception())
+        self._queue.put_nowait(_Command(command, done))
 
     def info(self) -> JSON:
         """The public state of the table around the game: seats, stacks, the pot, the game."""
@@ -798,6 +978,8 @@ class TableActor:
                     "bot": self.seats[seat].bot,
                     "stack": self.stacks.get(seat, 0),
                     "leaving": self.seats[seat].leaving,
+                    "away": seat in self._away,
+                    "auto_rebuy": self.seats[seat].auto_rebuy,
                 }
                 for seat in range(1, self.room.seats + 1)
             ],

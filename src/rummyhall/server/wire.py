@@ -34,6 +34,10 @@ class Sit(_Message):
     table: int
     seat: int | None = None
     buy_in: int | None = Field(default=None, ge=1)
+    auto_rebuy: bool = False
+    """Buy back up to the buy-in from the wallet between games when the stack runs short."""
+    another: bool = False
+    """Sit here although the player has a seat at another table (else ``seated_elsewhere``)."""
     cid: ClientId | None = None
 
 
@@ -75,11 +79,23 @@ class NewTable(_Message):
 
 class QuickSeat(_Message):
     room: str
+    auto_rebuy: bool = False
+    """Buy back up to the buy-in from the wallet between games when the stack runs short."""
+    another: bool = False
+    """Sit here although the player has a seat at another table (else ``seated_elsewhere``)."""
 
 
 class SitRequest(_Message):
     seat: int | None = None
     buy_in: int | None = Field(default=None, ge=1)
+    auto_rebuy: bool = False
+    """Buy back up to the buy-in from the wallet between games when the stack runs short."""
+    another: bool = False
+    """Sit here although the player has a seat at another table (else ``seated_elsewhere``)."""
+
+
+class AutoRebuy(_Message):
+    on: bool
 
 
 class ArrangeRequest(_Message):

@@ -255,9 +255,14 @@ async def _handle(
                 actor_or_none.unwatch(connection)
         elif isinstance(message, Sit):
             actor = hub.table(message.table)
+            hub.check_elsewhere(connection.account_id, message.table, message.another)
             seat = await actor.call(
                 lambda: actor.sit(
-                    connection.account_id, connection.name, seat=message.seat, buy_in=message.buy_in
+                    connection.account_id,
+                    connection.name,
+                    seat=message.seat,
+                    buy_in=message.buy_in,
+                    auto_rebuy=message.auto_rebuy,
                 )
             )
             connection.send(_ack(message.cid, actor, seat=seat))
