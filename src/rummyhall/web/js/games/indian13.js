@@ -14,8 +14,8 @@
 // data-testid hooks:
 //   felt centre: pile-closed, pile-open (data-top), pile-count, cut-joker (data-cut),
 //                finish-slot, action-open-cards, open-cards-dialog (open-card: the pile, newest
-//                first), action-last-result (the last deal's result again), turn-info,
-//                declared-groups
+//                first), action-last-result (the last deal's result again), turn-info
+//   above yours: declared-groups (a declarer's groups, while the others show)
 //   your area:   hand / group / group-label / hand-card / group-new (see indian13/hand.js),
 //                hand-score (data-score), declarable (data-declarable), action-sort,
 //                action-arrange, action-drop (data-cost), action-discard, action-declare,
@@ -105,8 +105,7 @@ export function createView(ctx) {
       el('div', { class: 'h13-pile-wrap' }, el('div', { class: 'h13-deck' }, cutSlot, closedPile), el('span', { class: 'h13-pile-name' }, 'Closed'), cutText),
       el('div', { class: 'h13-pile-wrap' }, openPile, el('span', { class: 'h13-pile-name' }, 'Open'), openCardsButton),
       el('div', { class: 'h13-pile-wrap' }, finishSlot, el('span', { class: 'h13-pile-name' }, 'Declare'), lastResultButton)),
-    turnInfo,
-    declared);
+    turnInfo);
   ctx.centre.append(centre);
 
   // ---- your area ----------------------------------------------------------------------------
@@ -138,7 +137,9 @@ export function createView(ctx) {
     handHost,
     el('div', { class: 'h13-actions' }, newGroupButton, discardButton, declareButton, rejoinButton),
     liveNote);
-  ctx.mine.append(area);
+  // The declared groups go above your area, not on the felt: there they covered your own seat,
+  // and a phone's felt has no room for them. Outside the area, so spectators see them too.
+  ctx.mine.append(declared, area);
 
   const hand = createHand(handHost, {
     cards,
@@ -910,6 +911,7 @@ export function createView(ctx) {
       hideResult(false);
       hand.destroy();
       centre.remove();
+      declared.remove();
       area.remove();
       for (const mark of ctx.root.querySelectorAll('.h13-seat-mark')) mark.remove();
     },

@@ -7,7 +7,8 @@
 //
 // Test hooks (data-testid):
 //   centre:  patti-centre, patti-pot, pot-limit, pot-meter, chaal-amount, pile-open, pile-closed,
-//            patti-status, result (the showdown / end-of-game panel), result-row-<seat>,
+//            patti-status
+//   result:  result (the showdown / end-of-game panel, above your cards), result-row-<seat>,
 //            result-class-<seat>, result-winner
 //   mine:    patti-mine, hand, hand-card (each of your cards, data-card), hand-class,
 //            actions, action-chaal, action-chaal-2x, action-exchange-open, action-exchange-closed,
@@ -77,7 +78,6 @@ export function createView(ctx) {
     cardsRow,
     chaalLine,
     status,
-    resultBox,
   );
   ctx.centre.append(centre);
 
@@ -107,7 +107,9 @@ export function createView(ctx) {
     el('div', { class: 'patti-play-row' },
       el('div', { class: 'patti-hand-row' }, handBox, handClass),
       el('div', { class: 'patti-actions-box' }, actions, hint)));
-  ctx.mine.append(mine);
+  // The result goes above your cards, not on the felt: a phone's felt has no room for it between
+  // the seats. Outside your area, so spectators see it too.
+  ctx.mine.append(resultBox, mine);
 
   const stopArrows = ctx.ui.arrowKeys ? ctx.ui.arrowKeys(handBox, 'button.card', { orientation: 'horizontal' }) : null;
   const onKey = (event) => {
@@ -482,6 +484,7 @@ export function createView(ctx) {
     if (!v || v.game !== 'patti') {
       centre.hidden = true;
       mine.hidden = true;
+      resultBox.hidden = true;
       return;
     }
     centre.hidden = false;
@@ -520,6 +523,7 @@ export function createView(ctx) {
       document.removeEventListener('keydown', onKey);
       if (stopArrows) stopArrows();
       centre.remove();
+      resultBox.remove();
       mine.remove();
       if (state.message && state.message.view && ctx.seatSlot) {
         for (const seatView of state.message.view.seats || []) {
