@@ -46,6 +46,17 @@ async def test_docs_page_loads_nothing_from_outside(server: Running) -> None:
             assert found.status_code == 200 and len(found.content) > 10_000, asset
 
 
+async def test_session_probe_answers_200_signed_in_or_not(server: Running) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        probe = await http.get("/api/session")
+        assert (probe.status_code, probe.json()) == (200, {"signed_in": False})
+        await http.post("/api/register", json={"name": "probe", "password": "long enough"})
+        probe = await http.get("/api/session")
+        assert probe.json() == {"signed_in": True, "name": "probe", "guest": False}
+        await http.post("/api/logout")
+        assert (await http.get("/api/session")).json() == {"signed_in": False}
+
+
 async def test_accounts_sessions_and_cookies(server: Running) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
         response = await http.post(

@@ -134,6 +134,16 @@ async def guest(request: Request, response: Response) -> JSON:
         return await _sign_in(session, request, response, account)
 
 
+@router.get("/session")
+async def session_probe(request: Request) -> JSON:
+    """Whether this browser is signed in, answered 200 either way: the client asks on every page
+    load, and a 401 there would put an error in a signed-out visitor's console."""
+    account = await account_of(_db(request), _settings(request), request.cookies)
+    if account is None:
+        return {"signed_in": False}
+    return {"signed_in": True, "name": account.name, "guest": account.is_guest}
+
+
 @router.post("/logout")
 async def logout(request: Request, response: Response) -> JSON:
     settings = _settings(request)

@@ -402,8 +402,11 @@ window.addEventListener('hashchange', route);
 window.addEventListener('online', () => app.socket && app.socket.reconnectNow());
 
 async function start() {
+  // The session probe answers 200 signed in or not, so a signed-out first visit logs no failed
+  // request in the console; /api/me (the wallet and the seats) only once there is someone.
   try {
-    app.me = await api('GET', '/api/me');
+    const session = await api('GET', '/api/session');
+    app.me = session.signed_in ? await api('GET', '/api/me') : null;
   } catch (error) {
     app.me = null;
     if (!(error instanceof ApiError) || error.status !== 401) {
