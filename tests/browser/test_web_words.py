@@ -27,3 +27,81 @@ def test_first_visit_signed_out_logs_nothing(page: Page, screenshot: Callable[..
     assert console == []
     assert failed == []
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def _chips(n: int) -> str:
+    return f"{n:,} chips"
+
+
+def test_lobby_names_each_room_fact_for_what_it_is(
+    page: Page,
+    play_as_guest: Callable[[Page], None],
+    page_api: Callable[..., Any],
+    screenshot: Callable[..., Any],
+) -> None:
+    play_as_guest(page)
+    rooms = page_api(page, "GET", "/api/rooms")["body"]["rooms"]
+    kinds = set()
+    for room in rooms:
+        key, config = room["key"], room["config"]
+        cost = page.get_by_test_id(f"fact-cost-{key}")
+        if "entry_fee" in config:  # a pool: its fee, apart from the chips you bring
+            expect(cost).to_contain_text("Entry fee")
+            expect(cost).to_contain_text(_chips(config["entry_fee"]))
+            kinds.add("pool")
+        elif "point_value" in config:
+            expect(cost).to_contain_text("Point value")
+            kinds.add("points")
+        else:
+            expect(cost).to_contain_text("Boot")
+            expect(cost).to_contain_text(_chips(config["boot"]))
+            kinds.add("boot")
+        buy_in = page.get_by_test_id(f"fact-buy-in-{key}")
+        expect(buy_in).to_contain_text("You bring")
+        expect(buy_in).to_contain_text(_chips(room["buy_in"]))
+        assert "buy-in" in (buy_in.get_attribute("title") or "").lower()
+        expect(page.get_by_test_id(f"fact-min-stack-{key}")).to_contain_text(
+            _chips(room["min_stack"])
+        )
+        # no fact is called by another's name ("Entry" for the buy-in, as before)
+        expect(page.get_by_test_id(f"room-{key}")).not_to_contain_text("Stake")
+    assert kinds == {"pool", "points", "boot"}
+    screenshot(page, "lobby-room-facts")
+
+
+def test_how_to_play_from_the_lobby_and_the_table(
+    page: Page,
+    play_as_guest: Callable[[Page], None],
+    page_api: Callable[..., Any],
+    screenshot: Callable[..., Any],
+) -> None:
+    play_as_guest(page)
+    games = page_api(page, "GET", "/api/rooms")["body"]["games"]
+    words = {
+        "indian13": ["Pure sequence", "Cut joker", "Drop", "Pool 101", "Rejoin", "Vengala"],
+        "patti": ["Boot", "Chaal", "Sideshow", "Show", "Pack", "Trail"],
+    }
+    assert set(words) <= set(games)
+    dialog = page.get_by_test_id("how-to-play")
+    for game in games:
+        page.get_by_test_id(f"how-to-play-{game}").click()
+        expect(dialog).to_be_visible()
+        expect(dialog).to_have_attribute("data-game", game)
+        assert dialog.get_by_test_id("how-to-play-section").count() >= 3
+        for word in words.get(game, []):
+            expect(dialog).to_contain_text(word)
+        if game == "indian13":
+            screenshot(page, "how-to-play-lobby")
+        page.get_by_test_id("how-to-play-close").click()
+        expect(dialog).to_have_count(0)
+
+    # At a table the same guide is one click away, for the game played there.
+    page.get_by_test_id("quick-seat-patti-10-4p").click()
+    expect(page.get_by_test_id("table")).to_be_visible()
+    page.get_by_test_id("table-how-to-play").click()
+    expect(dialog).to_have_attribute("data-game", "patti")
+    expect(dialog).to_contain_text("Sideshow")
+    screenshot(page, "how-to-play-table")
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    assert page.js_errors == []  # type: ignore[attr-defined]

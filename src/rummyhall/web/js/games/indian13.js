@@ -45,6 +45,9 @@ import { draggable } from './indian13/drag.js';
 import { createHand, kindWords } from './indian13/hand.js';
 import { resultData, renderResult } from './indian13/result.js';
 
+// The game's short guide for the lobby and the table (js/howto.js); the words are in indian13/howto.js.
+export { howToPlay } from './indian13/howto.js';
+
 const GROUP_SYNC_MS = 1200;
 const RESULT_MIN_MS = 8000;
 
