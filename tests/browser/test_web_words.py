@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -104,4 +106,44 @@ def test_how_to_play_from_the_lobby_and_the_table(
     screenshot(page, "how-to-play-table")
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_one_name_for_a_game_on_the_table_in_the_history_and_the_replay(
+    page: Page,
+    play_as_guest: Callable[[Page], None],
+    page_api: Callable[..., Any],
+    screenshot: Callable[..., Any],
+) -> None:
+    play_as_guest(page)
+    seated = page_api(page, "POST", "/api/quick-seat", {"room": "patti-10-4p"})
+    assert seated["status"] == 200, seated
+    table = seated["body"]["table"]
+    page.goto(f"/#/table/{table}")
+    pill = page.get_by_test_id("game-no")
+    expect(pill).to_have_text(re.compile(rf"^Table {table} · game \d+$"))
+    name = pill.inner_text()
+    game_no = int(name.rsplit(" ", 1)[1])
+    # Pack when the turn comes; the bots finish the game and it is saved as a record.
+    mine: list[Any] = []
+    deadline = time.monotonic() + 60
+    while not mine:
+        assert time.monotonic() < deadline, "the game was not saved"
+        pack = page.get_by_test_id("action-pack")
+        if pack.is_visible() and pack.is_enabled():
+            pack.click()
+        hands = page_api(page, "GET", "/api/hands")["body"]["hands"]
+        mine = [h for h in hands if h["table"] == table and h["game_no"] == game_no]
+        page.wait_for_timeout(100)
+    assert len(mine) == 1, hands
+    record = int(mine[0]["id"])
+
+    page.get_by_test_id("nav-history").click()
+    expect(page.get_by_test_id(f"history-name-{record}")).to_contain_text(name)
+    expect(page.get_by_test_id(f"history-row-{record}")).to_contain_text(f"record #{record}")
+    screenshot(page, "history-names")
+    page.get_by_test_id(f"history-open-{record}").click()
+    expect(page.get_by_test_id("hand-title")).to_have_text(f"Rummy Patti · {name}")
+    expect(page.get_by_test_id("hand-subtitle")).to_contain_text(f"record #{record}")
+    assert page.url.endswith(f"#/hand/{record}")
     assert page.js_errors == []  # type: ignore[attr-defined]

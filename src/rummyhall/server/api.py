@@ -234,6 +234,7 @@ async def hands(account: Me, request: Request, limit: int = 20) -> JSON:
                 "table": hand.table_id,
                 "game": hand.game,
                 "seat": hand.seat,
+                "game_no": hand.game_no,
                 "finished_at": hand.finished_at.isoformat(),
             }
             for hand in found

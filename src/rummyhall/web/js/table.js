@@ -15,6 +15,7 @@ import * as ui from './ui.js';
 import { explain } from './errors.js';
 import { GAME_VIEWS } from './games/registry.js';
 import { howToPlayButton } from './howto.js';
+import { gameName } from './names.js';
 
 const { el, clear, toast, formatChips } = ui;
 const RING = 2 * Math.PI * 27; // circumference of the timer ring (r = 27 in a 60 x 60 box)
@@ -260,7 +261,7 @@ export function renderTable(root, app) {
     stake.textContent = [info.stake, info.private ? 'private' : null].filter(Boolean).join(' · ');
     const potValue = view && typeof view.pot === 'number' ? view.pot : info.pot;
     pot.textContent = `Pot ${formatChips(potValue || 0)}`;
-    gameNo.textContent = info.game_no ? `Game ${info.game_no}` : 'No game yet';
+    gameNo.textContent = info.game_no ? gameName(tableId, info.game_no) : 'No game yet';
     if (info.fair && info.fair.commitment) {
       fair.hidden = false;
       fair.textContent = `Fair #${info.fair.commitment.slice(0, 8)}`;
