@@ -317,6 +317,15 @@ def test_play_drop_at_once(
     assert "Save the record?" in out  # offered; the input ended, so nothing is written
 
 
+def test_help_says_when_a_drop_is_allowed() -> None:
+    """The engine takes a drop only before the turn's draw; the help once also offered a
+    middle drop "once you drew", which the engine refuses."""
+    text = terminal.HELP.split("  drop", 1)[1].split("\n  s ", 1)[0]
+    assert "before you draw" in text
+    assert "first drop" in text and "middle drop" in text
+    assert "once you drew" not in text
+
+
 def test_play_turns_and_engine_errors(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

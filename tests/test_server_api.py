@@ -35,6 +35,28 @@ async def test_health_openapi_and_metrics(server: Running) -> None:
         assert "rummyhall_action_seconds_bucket" in metrics
 
 
+async def test_docs_page_loads_nothing_from_outside(server: Running) -> None:
+    """/docs names only the room's own files (a CDN would leave it blank offline)."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        page = (await http.get("/docs")).text
+        assert "http://" not in page and "https://" not in page
+        for asset in ("/docs-assets/swagger-ui-bundle.js", "/docs-assets/swagger-ui.css"):
+            assert asset in page
+            found = await http.get(asset)
+            assert found.status_code == 200 and len(found.content) > 10_000, asset
+
+
+async def test_session_probe_answers_200_signed_in_or_not(server: Running) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        probe = await http.get("/api/session")
+        assert (probe.status_code, probe.json()) == (200, {"signed_in": False})
+        await http.post("/api/register", json={"name": "probe", "password": "long enough"})
+        probe = await http.get("/api/session")
+        assert probe.json() == {"signed_in": True, "name": "probe", "guest": False}
+        await http.post("/api/logout")
+        assert (await http.get("/api/session")).json() == {"signed_in": False}
+
+
 async def test_accounts_sessions_and_cookies(server: Running) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
         response = await http.post(

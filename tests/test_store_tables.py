@@ -145,12 +145,18 @@ async def test_hand_history(db: Database) -> None:
         table_id = await tables.create_table(session, game="indian13", room="r", config={})
         record = {"game": "indian13", "actions": [{"seat": 0, "action": "deal"}], **CONFIG}
         finished = datetime(2026, 11, 21, 12, 30, tzinfo=UTC)
+
+        def numbered(n: int) -> dict[str, Any]:
+            # The first record is of the older shape, without the table's game number.
+            at_table = {"table": {"id": table_id, "room": "r", "game_no": n + 1}} if n else {}
+            return {**record, "n": n, **at_table}
+
         hands = [
             await tables.save_hand(
                 session,
                 table_id=table_id,
                 game="indian13",
-                record={**record, "n": n},
+                record=numbered(n),
                 players={1: asha.id, 2: ravi.id} if n % 2 == 0 else {2: asha.id},
                 seq_start=10 * n + 1,
                 finished_at=finished,
@@ -161,6 +167,7 @@ async def test_hand_history(db: Database) -> None:
         mine = await tables.recent_hands(session, asha.id)
         assert [h.id for h in mine] == hands[::-1]
         assert [h.seat for h in mine] == [1, 2, 1, 2, 1]
+        assert [h.game_no for h in mine] == [5, 4, 3, 2, None]
         assert {(h.table_id, h.game, h.finished_at) for h in mine} == {
             (table_id, "indian13", finished)
         }
@@ -176,8 +183,8 @@ async def test_hand_history(db: Database) -> None:
         assert await tables.recent_hands(session, 10**6) == []
         hand = await tables.get_hand(session, hands[3])
         assert hand is not None
-        assert hand.record == {**record, "n": 3}
-        assert json.dumps(hand.record) == json.dumps({**record, "n": 3})
+        assert hand.record == numbered(3)
+        assert json.dumps(hand.record) == json.dumps(numbered(3))
         assert (hand.table_id, hand.game, hand.seq_start, hand.players) == (
             table_id,
             "indian13",

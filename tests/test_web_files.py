@@ -42,3 +42,16 @@ def test_every_error_code_has_plain_words() -> None:
     explained = set(re.findall(r"^\s+([a-z_]+): '", words, flags=re.MULTILINE))
     assert len(codes) > 30
     assert codes - explained == set()
+
+
+def test_each_game_view_brings_its_own_how_to_play() -> None:
+    """The guides live with the games (registry -> module -> howToPlay); the shell's dialog and
+    the lobby's button name no game, so a new game needs no change there."""
+    registry = (WEB / "js" / "games" / "registry.js").read_text(encoding="utf-8")
+    modules = re.findall(r"(\w+): \(\) => import\('\./(\w+)\.js'\)", registry)
+    assert modules
+    for game, module in modules:
+        text = (WEB / "js" / "games" / f"{module}.js").read_text(encoding="utf-8")
+        assert re.search(r"export \{ howToPlay \}|export const howToPlay", text), game
+    shell = (WEB / "js" / "howto.js").read_text(encoding="utf-8")
+    assert not any(game in shell for game, _ in modules)

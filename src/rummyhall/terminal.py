@@ -64,7 +64,8 @@ Commands (cards as 7H, 10S, QD, JK; groups separated by |):
   x               declare with the hint's discard, if the hint is a valid declaration
   g AS 2S 3S | ...         arrange your cards (cards left out form a last group)
   a               auto-arrange your cards (the hint's grouping)
-  drop            leave the deal before drawing (first drop, or middle drop once you drew)
+  drop            give up the deal, at the start of your turn before you draw: a first drop
+                  if you have not drawn yet this deal, else a middle drop (costs more)
   s               show your groups after someone declared (yours if you arranged, else auto)
   s AS 2S 3S | ...         show these groups
   h               this help        q    quit        Enter    show the table again

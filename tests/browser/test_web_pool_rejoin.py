@@ -83,7 +83,15 @@ def one_turn(page: Page, frames: Frames, first: bool) -> None:
     button = page.get_by_test_id("action-discard")
     wait_until(lambda: enabled(button), "the discard button")
     button.click()
-    wait_until(lambda: len(flat(hand_groups(page))) == count, "the discard")
+
+    def thrown() -> bool:
+        # The drawn card may be a wild joker: the table then asks first, and we mean it.
+        confirm = page.get_by_test_id("confirm-yes")
+        if confirm.is_visible():
+            confirm.click()
+        return len(flat(hand_groups(page))) == count
+
+    wait_until(thrown, "the discard")
 
 
 def test_rejoin_a_pool_in_the_browser(

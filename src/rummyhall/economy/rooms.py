@@ -30,7 +30,8 @@ class Room:
     game: str
     title: str
     stake: str
-    """The stake in words, for the lobby ("1 chip a point", "entry 50", "boot 10")."""
+    """The stake in words, for the lobby and the table's header ("1 chip a point", "entry fee 50",
+    "boot 10")."""
     seats: int
     config: Mapping[str, Any]
     buy_in: int
@@ -89,7 +90,7 @@ def _pool(mode: str, fee: int, seats: int) -> Room:
         key=f"indian13-{mode}-{fee}-{seats}p",
         game="indian13",
         title=f"13 cards · pool {mode.removeprefix('pool')}",
-        stake=f"entry {fee}",
+        stake=f"entry fee {fee}",
         seats=seats,
         config={"profile": "classic", "mode": mode, "entry_fee": fee, "rake_percent": 10},
         buy_in=2 * fee,

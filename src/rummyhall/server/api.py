@@ -135,6 +135,16 @@ async def guest(request: Request, response: Response) -> JSON:
         return await _sign_in(session, request, response, account)
 
 
+@router.get("/session")
+async def session_probe(request: Request) -> JSON:
+    """Whether this browser is signed in, answered 200 either way: the client asks on every page
+    load, and a 401 there would put an error in a signed-out visitor's console."""
+    account = await account_of(_db(request), _settings(request), request.cookies)
+    if account is None:
+        return {"signed_in": False}
+    return {"signed_in": True, "name": account.name, "guest": account.is_guest}
+
+
 @router.post("/logout")
 async def logout(request: Request, response: Response) -> JSON:
     settings = _settings(request)
@@ -247,6 +257,7 @@ async def hands(account: Me, request: Request, limit: int = 20) -> JSON:
                 "table": hand.table_id,
                 "game": hand.game,
                 "seat": hand.seat,
+                "game_no": hand.game_no,
                 "finished_at": hand.finished_at.isoformat(),
             }
             for hand in found

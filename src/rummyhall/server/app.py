@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.types import Scope
 
 from rummyhall.economy.ledger import InsufficientChips
@@ -35,6 +36,10 @@ from rummyhall.store.database import Database
 log = logging.getLogger(__name__)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+
+DOCS_ASSETS = "/docs-assets"
+"""Where /docs loads Swagger UI's script and styles from: the copy the ``fastapi-offline``
+package ships, served by the room itself, so the page works on a machine without internet."""
 
 
 class WebFiles(StaticFiles):
@@ -93,11 +98,16 @@ def create_app(
             await hub.stop()
             await db.close()
 
-    app = FastAPI(
+    # FastAPI's own /docs loads Swagger UI from a CDN and is blank offline; FastAPIOffline makes
+    # the same app with /docs on local files. ReDoc is left out: /docs is the one API page.
+    app = FastAPIOffline(
+        docs_url="/docs",
+        redoc_url=None,
         title="Rummy Hall",
         summary="A self-hosted multiplayer card room",
         version="0.1.0",
         lifespan=lifespan,
+        static_url=DOCS_ASSETS,
     )
     app.state.settings = settings
     app.state.metrics = metrics

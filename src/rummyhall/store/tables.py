@@ -73,6 +73,9 @@ class HandSummary:
     game: str
     finished_at: datetime
     seat: int
+    game_no: int | None = None
+    """The game's number at its table (the table's "game 3"), from the record; None for records
+    written before the record carried it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +314,8 @@ async def recent_hands(
             HandModel.game,
             HandModel.finished_at,
             HandPlayerModel.seat,
+            # One number out of the record, read in the database: the list never loads records.
+            HandModel.record[("table", "game_no")].as_integer(),
         )
         .join(HandPlayerModel, HandPlayerModel.hand_id == HandModel.id)
         .where(HandPlayerModel.account_id == account_id)

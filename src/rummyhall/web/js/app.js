@@ -7,9 +7,12 @@
 //
 // data-testid hooks: topbar, player-name, chips, nav-lobby, nav-history, logout,
 //   signin, signin-name, signin-password, signin-login, signin-register, signin-guest,
-//   signin-error, lobby, game-<game>, room-<key>, quick-seat-<key>, create-private-<key>,
+//   signin-error, lobby, game-<game>, room-<key>, fact-cost-<key> / fact-buy-in-<key> /
+//   fact-min-stack-<key> (a room's money: entry fee, point value or boot; buy-in; seat minimum),
+//   quick-seat-<key>, create-private-<key>,
 //   tables-<key>, table-row-<id>, watch-<id>, join-<id>, your-tables, rejoin-<id>,
-//   invite-input, invite-open, invite-dialog, invite-link, invite-copy, invite-go
+//   invite-input, invite-open, invite-dialog, invite-link, invite-copy, invite-go,
+//   how-to-play-<game> (opens the game's guide: js/howto.js)
 
 import { api, ApiError } from './api.js';
 import { explain } from './errors.js';
@@ -18,6 +21,7 @@ import * as ui from './ui.js';
 import * as cards from './cards.js';
 import { TableSocket } from './socket.js';
 import { renderTable } from './table.js';
+import { howToPlayButton } from './howto.js';
 
 const root = document.getElementById('app');
 const topbar = document.getElementById('topbar');
@@ -223,6 +227,30 @@ const GAME_BLURBS = {
   patti: 'Three cards, a pot and nerve: chaal, exchange, sideshow and show.',
 };
 
+// A room's money in words, each fact named for what it is: what a game costs (a pool's entry
+// fee, a point's value, Patti's boot), the chips you bring to the seat (the buy-in, from your
+// wallet; the rest comes back when you leave) and the least a seat must hold to be dealt in.
+// Read off the room's engine settings, so a new game with the same settings needs nothing here.
+function roomFacts(room) {
+  const config = room.config || {};
+  const chips = (n) => `${formatChips(n)} chips`;
+  let cost;
+  if (config.entry_fee !== undefined) {
+    cost = { label: 'Entry fee', value: chips(config.entry_fee), why: 'Paid into the prize pot when the pool starts, and again if you rejoin after being knocked out.' };
+  } else if (config.point_value !== undefined) {
+    cost = { label: 'Point value', value: room.stake, why: 'Each point a loser scores costs this many chips; the winner collects them.' };
+  } else if (config.boot !== undefined) {
+    cost = { label: 'Boot', value: chips(config.boot), why: 'Every player puts the boot in the pot when a hand starts.' };
+  } else {
+    cost = { label: 'Stake', value: room.stake, why: '' };
+  }
+  return [
+    { ...cost, testid: 'cost' },
+    { label: 'You bring', value: chips(room.buy_in), testid: 'buy-in', why: 'The buy-in: chips moved from your wallet to your seat when you sit. Whatever is left goes back to your wallet when you leave.' },
+    { label: 'Seat minimum', value: chips(room.min_stack), testid: 'min-stack', why: 'A seat needs at least this many chips to be dealt into a new game.' },
+  ];
+}
+
 function renderLobby(rootNode) {
   let alive = true;
   const yours = el('section', { class: 'your-tables', 'data-testid': 'your-tables', hidden: true });
@@ -281,7 +309,8 @@ function renderLobby(rootNode) {
       for (const room of gameRooms) grid.append(roomCard(room));
       games.append(el('section', { class: `game game-${game}`, 'data-testid': `game-${game}` },
         el('div', { class: 'game-head' },
-          el('h2', {}, GAME_NAMES[game] || game), el('p', { class: 'muted' }, GAME_BLURBS[game] || '')),
+          el('h2', {}, GAME_NAMES[game] || game), el('p', { class: 'muted' }, GAME_BLURBS[game] || ''),
+          howToPlayButton(game)),
         grid));
     }
   }
@@ -289,16 +318,13 @@ function renderLobby(rootNode) {
   function roomCard(room) {
     const list = el('div', { class: 'room-tables', 'data-testid': `tables-${room.key}` });
     tableLists.set(room.key, list);
-    const mode = room.config && room.config.mode ? room.config.mode : null;
     const subtitle = room.title.replace(/^13 cards · /, '').replace(/^./, (c) => c.toUpperCase());
     return el('article', { class: 'room', 'data-testid': `room-${room.key}`, 'data-room': room.key },
       el('header', { class: 'room-head' },
         el('h3', {}, room.game === 'patti' ? room.stake : subtitle),
         el('span', { class: 'room-seats', title: 'seats at a table' }, `${room.seats} seats`)),
-      el('dl', { class: 'room-facts' },
-        el('div', {}, el('dt', {}, 'Stake'), el('dd', {}, room.stake)),
-        el('div', {}, el('dt', {}, mode && mode.startsWith('pool') ? 'Entry' : 'Buy-in'), el('dd', {}, `${formatChips(room.buy_in)}`)),
-        el('div', {}, el('dt', {}, 'Min. stack'), el('dd', {}, formatChips(room.min_stack)))),
+      el('dl', { class: 'room-facts' }, ...roomFacts(room).map(({ label, value, why, testid }) => el('div', { title: why, 'data-testid': `fact-${testid}-${room.key}` },
+        el('dt', {}, label), el('dd', {}, value)))),
       el('div', { class: 'room-actions' },
         el('button', { class: 'btn btn-primary', type: 'button', 'data-testid': `quick-seat-${room.key}`, onclick: (event) => quickSeat(room, event.currentTarget) }, 'Quick seat'),
         el('button', { class: 'btn btn-ghost', type: 'button', 'data-testid': `create-private-${room.key}`, onclick: () => createPrivate(room) }, 'Private table')),
@@ -402,8 +428,11 @@ window.addEventListener('hashchange', route);
 window.addEventListener('online', () => app.socket && app.socket.reconnectNow());
 
 async function start() {
+  // The session probe answers 200 signed in or not, so a signed-out first visit logs no failed
+  // request in the console; /api/me (the wallet and the seats) only once there is someone.
   try {
-    app.me = await api('GET', '/api/me');
+    const session = await api('GET', '/api/session');
+    app.me = session.signed_in ? await api('GET', '/api/me') : null;
   } catch (error) {
     app.me = null;
     if (!(error instanceof ApiError) || error.status !== 401) {

@@ -8,6 +8,7 @@
 //
 // Test hooks (data-testid):
 //   history, history-empty, history-row-<id> (data-game), history-game-<id>, history-date-<id>,
+//   history-name-<id> ("Table 12 · game 3", js/names.js), hand-subtitle,
 //   history-result-<id>, history-open-<id>
 //   hand-page, hand-title, back-to-history, replay, replay-board, replay-step (text "n / N"),
 //   replay-action, replay-events, replay-first, replay-prev, replay-play, replay-next,
@@ -17,6 +18,7 @@
 // Keyboard on the replay: Left/Right step, Home/End first/last, Space play/pause.
 
 import * as fair from './fair.js';
+import { gameName, recordName } from './names.js';
 
 const GAME_NAMES = { indian13: '13-card rummy', patti: 'Rummy Patti' };
 const PLAY_MS = 900;
@@ -63,7 +65,7 @@ export function renderHistory(root, ctx) {
     el('caption', { class: 'sr-only' }, 'Your last games'),
     el('thead', {}, el('tr', {},
       el('th', { scope: 'col' }, 'Game'), el('th', { scope: 'col' }, 'Finished'),
-      el('th', { scope: 'col' }, 'Table'), el('th', { scope: 'col' }, 'Result'), el('th', { scope: 'col' }, el('span', { class: 'sr-only' }, 'Replay')))),
+      el('th', { scope: 'col' }, 'Table · game'), el('th', { scope: 'col' }, 'Result'), el('th', { scope: 'col' }, el('span', { class: 'sr-only' }, 'Replay')))),
     body);
   const empty = el('div', { class: 'history-empty', 'data-testid': 'history-empty', hidden: true },
     el('p', {}, 'No finished games yet. Play one and it shows up here, with its replay and its fair-deal check.'),
@@ -101,9 +103,10 @@ export function renderHistory(root, ctx) {
         el('td', { 'data-testid': `history-game-${hand.id}` },
           el('span', { class: `game-dot game-${hand.game}`, 'aria-hidden': 'true' }), GAME_NAMES[hand.game] || hand.game),
         el('td', { 'data-testid': `history-date-${hand.id}` }, el('time', { datetime: hand.finished_at }, formatDate(hand.finished_at))),
-        el('td', {}, `#${hand.table} · seat ${hand.seat}`),
+        el('td', { 'data-testid': `history-name-${hand.id}` }, gameName(hand.table, hand.game_no),
+          el('span', { class: 'muted small history-record' }, ` · ${recordName(hand.id)} · seat ${hand.seat}`)),
         result,
-        el('td', { class: 'history-open-cell' }, el('a', { class: 'btn btn-small', href: `#/hand/${hand.id}`, 'data-testid': `history-open-${hand.id}`, 'aria-label': `Replay game ${hand.id}` }, 'Replay ▸')));
+        el('td', { class: 'history-open-cell' }, el('a', { class: 'btn btn-small', href: `#/hand/${hand.id}`, 'data-testid': `history-open-${hand.id}`, 'aria-label': `Replay ${gameName(hand.table, hand.game_no)} (${recordName(hand.id)})` }, 'Replay ▸')));
       row.addEventListener('click', (event) => {
         if (!event.target.closest('a')) open();
       });
@@ -133,8 +136,8 @@ export function renderHistory(root, ctx) {
 export function renderHand(root, ctx, handId) {
   const { el, clear } = ctx.ui;
   const state = { alive: true, replay: null, record: null, index: 0, timer: null };
-  const title = el('h1', { 'data-testid': 'hand-title' }, `Game ${handId}`);
-  const subtitle = el('p', { class: 'muted' });
+  const title = el('h1', { 'data-testid': 'hand-title' }, 'Replay');
+  const subtitle = el('p', { class: 'muted', 'data-testid': 'hand-subtitle' });
   const main = el('div', { class: 'hand-main' }, el('p', { class: 'loading' }, 'Loading the game…'));
   const page = el('section', { class: 'hand-page', 'data-testid': 'hand-page' },
     el('div', { class: 'hand-head' },
@@ -165,9 +168,10 @@ export function renderHand(root, ctx, handId) {
     const { replay, record } = state;
     const steps = replay.steps;
     const who = seatNamer(replay);
-    title.textContent = `${GAME_NAMES[replay.game] || replay.game} · game ${handId}`;
+    const where = record.table || {};
+    title.textContent = `${GAME_NAMES[replay.game] || replay.game} · ${gameName(where.id, where.game_no)}`;
     const outcome = outcomeOf(record, replay.seat);
-    subtitle.textContent = `You played seat ${replay.seat} · ${steps.length - 1} recorded actions · ${outcome.text}`;
+    subtitle.textContent = `${recordName(handId)} · you played seat ${replay.seat} · ${steps.length - 1} recorded actions · ${outcome.text}`;
 
     // replay viewer
     const board = el('div', { class: `replay-board replay-${replay.game}`, 'data-testid': 'replay-board' });

@@ -3,6 +3,7 @@
 //
 // data-testid hooks:
 //   table (the screen, data-table, data-you, data-seq), table-title, table-stake, pot, game-no,
+//   table-how-to-play,
 //   fair, leave, back-to-lobby, spectator-banner, take-seat, connection-banner, table-closed,
 //   table-status, felt, centre, mine, seat-<n> (data-empty, data-bot, data-active, data-you),
 //   seat-name-<n>, bot-badge-<n>, stack-<n>, card-count-<n>, dealer-<n>, timer-<n>,
@@ -13,6 +14,8 @@ import * as cards from './cards.js';
 import * as ui from './ui.js';
 import { explain } from './errors.js';
 import { GAME_VIEWS } from './games/registry.js';
+import { howToPlayButton } from './howto.js';
+import { gameName } from './names.js';
 
 const { el, clear, toast, formatChips } = ui;
 const RING = 2 * Math.PI * 27; // circumference of the timer ring (r = 27 in a 60 x 60 box)
@@ -142,6 +145,7 @@ export function renderTable(root, app) {
   function deliver(message) {
     const game = message.info && message.info.game;
     if (!game) return;
+    addGuide(game);
     if (state.view) {
       safeUpdate(message);
       return;
@@ -162,6 +166,13 @@ export function renderTable(root, app) {
       console.error('game view', error);
       centre.append(el('p', { class: 'muted' }, 'The view of this game could not be loaded.'));
     });
+  }
+
+  // The game's "how to play", once the table says which game it is (js/howto.js).
+  function addGuide(game) {
+    if (state.guide) return;
+    state.guide = howToPlayButton(game, { testid: 'table-how-to-play', label: 'How to play' });
+    header.querySelector('.table-meta').append(state.guide);
   }
 
   function safeUpdate(message) {
@@ -250,7 +261,7 @@ export function renderTable(root, app) {
     stake.textContent = [info.stake, info.private ? 'private' : null].filter(Boolean).join(' · ');
     const potValue = view && typeof view.pot === 'number' ? view.pot : info.pot;
     pot.textContent = `Pot ${formatChips(potValue || 0)}`;
-    gameNo.textContent = info.game_no ? `Game ${info.game_no}` : 'No game yet';
+    gameNo.textContent = info.game_no ? gameName(tableId, info.game_no) : 'No game yet';
     if (info.fair && info.fair.commitment) {
       fair.hidden = false;
       fair.textContent = `Fair #${info.fair.commitment.slice(0, 8)}`;

@@ -45,6 +45,9 @@ import { draggable } from './indian13/drag.js';
 import { createHand, kindWords } from './indian13/hand.js';
 import { resultData, renderResult } from './indian13/result.js';
 
+// The game's short guide for the lobby and the table (js/howto.js); the words are in indian13/howto.js.
+export { howToPlay } from './indian13/howto.js';
+
 const GROUP_SYNC_MS = 1200;
 const RESULT_MIN_MS = 8000;
 
@@ -464,6 +467,14 @@ export function createView(ctx) {
       if (!st.busy) ui.toast(discardRefusal(card), 'info');
       return;
     }
+    if (isWild(card)) {
+      // A wild joker fits any group, so throwing one away is nearly always a slip (under the
+      // vengala rules the next player may even pick it up): ask on every path (button, D, drag).
+      const ok = await ui.confirmDialog('Discard a joker?',
+        `The ${cards.cardLabel(card)} is a wild joker: it can stand in for any card in a sequence or a set. Throw it away anyway?`,
+        { yes: 'Discard the joker', no: 'Keep it' });
+      if (!ok || st.destroyed || !st.legal.has(`discard ${card}`)) return;
+    }
     st.selected = null;
     await act(`discard ${card}`);
   }
@@ -663,7 +674,17 @@ export function createView(ctx) {
     const view = st.view;
     const you = st.message ? st.message.you : null;
     area.hidden = !you;
-    if (!you || !view) return;
+    if (!you) return;
+    if (!view) {
+      // Seated before the first deal: no cards yet, so nothing here can be used.
+      for (const node of [dropButton, discardButton, declareButton, newGroupButton, showButton, sortButton, arrangeButton]) {
+        enable(node, false, 'Wait for the deal: your cards arrive with it.');
+      }
+      for (const node of [dropButton, discardButton, declareButton, newGroupButton, rejoinButton, toolsBox, showBanner, outNote]) node.hidden = true;
+      enable(rejoinButton, false, '');
+      stopShowTicker();
+      return;
+    }
     const mine = me();
     const inDeal = Boolean(mine && ['playing', 'showing'].includes(mine.status)) && st.hand.length > 0;
     const card = selectedCard();
@@ -723,7 +744,8 @@ export function createView(ctx) {
     declareButton.hidden = !inDeal || view.phase !== 'play';
     newGroupButton.hidden = !inDeal;
     discardButton.classList.toggle('pulse', turnActions && Boolean(card));
-    rejoinButton.hidden = !st.legal.has('rejoin');
+    // Only pools can be bought back into, and only while the rules keep rejoining open.
+    rejoinButton.hidden = !(view.pool && st.legal.has('rejoin'));
     enable(rejoinButton, st.legal.has('rejoin') && !st.busy, '');
     // The declare / show phase.
     const wait = awaitedMe();

@@ -19,6 +19,9 @@
 // Keyboard: every control is a real <button>; arrows move between your cards, Enter/Space picks
 // one for an exchange, Escape drops the pick.
 
+// The game's short guide for the lobby and the table (js/howto.js); the words are in patti/howto.js.
+export { howToPlay } from './patti/howto.js';
+
 const MOVE_WORDS = {
   chaal: 'chaal',
   'chaal 2x': 'chaal 2X',
