@@ -91,6 +91,7 @@ def test_nothing_to_press_before_the_first_deal(
     # The second player sits: the deal comes, and a points table still offers no Rejoin.
     sat = page_api(second, "POST", f"/api/tables/{table}/sit", {"seat": None, "buy_in": None})
     assert sat["status"] == 200, sat
+    second.goto(f"/#/table/{table}")  # (a table deals once the people seated at it are there)
     first.get_by_test_id("hand-card").first.wait_for(timeout=20_000)
     expect(first.get_by_test_id("action-rejoin")).to_be_hidden()
     assert first.js_errors == []  # type: ignore[attr-defined]

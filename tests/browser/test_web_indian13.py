@@ -44,22 +44,33 @@ def server_args() -> list[str]:
 
 
 class Frames:
-    """The table messages the page received on its WebSocket."""
+    """The table messages the page received on its WebSockets, each tagged with the socket it
+    came on (numbered from 1 as the page opens them): after a reload, the old page's socket can
+    still deliver a message or two, so a test looks at the new socket's own messages."""
 
     def __init__(self, page: Page) -> None:
         self.messages: list[JSON] = []
+        self.sockets = 0
+        self._socket_of: list[int] = []
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:
-        ws.on("framereceived", self._frame)
+        self.sockets += 1
+        number = self.sockets
+        ws.on("framereceived", lambda payload: self._frame(number, payload))
 
-    def _frame(self, payload: str | bytes) -> None:
+    def _frame(self, socket: int, payload: str | bytes) -> None:
         try:
             message = json.loads(payload)
         except ValueError:
             return
         if isinstance(message, dict) and message.get("type") in ("snapshot", "update"):
             self.messages.append(message)
+            self._socket_of.append(socket)
+
+    def after_socket(self, socket: int) -> list[JSON]:
+        """The messages of the sockets opened after socket number ``socket``, in order."""
+        return [m for m, s in zip(self.messages, self._socket_of, strict=True) if s > socket]
 
     @property
     def last(self) -> JSON:
@@ -302,12 +313,15 @@ def test_a_whole_deal_in_the_browser(
         if not reloaded and turns == 2 and not result.is_visible():
             # A reload in the middle of the deal: the table and the arrangement come back.
             arranged = hand_groups(page)
-            frames.messages.clear()
+            old_sockets = frames.sockets
             page.reload()
             page.get_by_test_id("hand-card").first.wait_for()
-            wait_until(lambda: frames.messages, "a snapshot after the reload")
-            assert frames.messages[0]["type"] == "snapshot"
-            assert frames.last["table"] == table
+            fresh = wait_until(
+                lambda n=old_sockets: frames.after_socket(n), "messages on the new page's socket"
+            )
+            # The new page's socket is answered with a snapshot first, then updates.
+            assert fresh[0]["type"] == "snapshot"
+            assert fresh[-1]["table"] == table
             if frames.view()["deal"] == 1 and frames.view()["phase"] == "play":
                 assert hand_groups(page) == arranged
             assert_hand_is_the_view(page, frames)
@@ -333,8 +347,7 @@ def test_a_whole_deal_in_the_browser(
     legs = record["result"]["postings"]
     assert amount == sum(p["amount"] for p in legs if p["account"] == f"seat:{you}")
     page.get_by_test_id("result-close").click()
-    page.get_by_test_id("leave").click()
-    page.get_by_test_id("confirm-yes").click()
+    page.get_by_test_id("leave").click()  # between games: free, and no question asked
     page.get_by_test_id("lobby").wait_for()
     after = wallet(page)
     assert after == before + amount
@@ -359,8 +372,10 @@ def test_two_players_see_only_their_own_cards(
     for page in pages:
         sat = page_api(page, "POST", f"/api/tables/{table}/sit", {"seat": None, "buy_in": None})
         assert sat["status"] == 200, sat
+    # Both open the table (a table deals once the people seated at it are there).
     for page in pages:
         page.goto(f"/#/table/{table}")
+    for page in pages:
         page.get_by_test_id("hand-card").first.wait_for(timeout=20_000)
     for page, seen in zip(pages, frames, strict=True):
         assert_hand_is_the_view(page, seen)
@@ -381,7 +396,7 @@ def test_two_players_see_only_their_own_cards(
         assert not faces - allowed, f"seat {you} sees {faces - allowed}"
         # And no message to this page carried another seat's cards.
         for message in seen.messages:
-            for entry in message["view"]["seats"]:
+            for entry in (message["view"] or {"seats": []})["seats"]:
                 if entry["seat"] != you:
                     assert entry["shown"] is None
     hands = [Counter(seen.view()["hand"]) for seen in frames]

@@ -196,8 +196,7 @@ def table_message(page: Page, table: int) -> JSON:
 
 
 def leave_and_check_chips(page: Page, wallet: Any) -> None:
-    page.get_by_test_id("leave").click()
-    page.get_by_test_id("confirm-yes").click()
+    page.get_by_test_id("leave").click()  # between games: free, and no question asked
     page.get_by_test_id("lobby").wait_for()
     chips = wallet(page)
     expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", str(chips))

@@ -10,18 +10,20 @@
 //   signin-error, lobby, game-<game>, room-<key>, fact-cost-<key> / fact-buy-in-<key> /
 //   fact-min-stack-<key> (a room's money: entry fee, point value or boot; buy-in; seat minimum),
 //   quick-seat-<key>, create-private-<key>,
-//   tables-<key>, table-row-<id>, watch-<id>, join-<id>, your-tables, rejoin-<id>,
+//   tables-<key>, table-row-<id>, watch-<id>, join-<id>, your-tables, your-table-<id>,
+//   rejoin-<id>, leave-<id>, elsewhere-dialog (elsewhere-go, elsewhere-also),
 //   invite-input, invite-open, invite-dialog, invite-link, invite-copy, invite-go,
 //   how-to-play-<game> (opens the game's guide: js/howto.js)
 
 import { api, ApiError } from './api.js';
 import { explain } from './errors.js';
-import { el, clear, toast, formatChips, openDialog, copyText } from './ui.js';
+import { el, clear, toast, formatChips, openDialog, confirmDialog, copyText } from './ui.js';
 import * as ui from './ui.js';
 import * as cards from './cards.js';
 import { TableSocket } from './socket.js';
 import { renderTable } from './table.js';
 import { howToPlayButton } from './howto.js';
+import { sitWithConsent } from './seating.js';
 
 const root = document.getElementById('app');
 const topbar = document.getElementById('topbar');
@@ -288,16 +290,41 @@ function renderLobby(rootNode) {
     }
   }
 
+  // Where you sit: the way back to each table, and a way to leave it without going there.
   function drawYours(me) {
     clear(yours);
     const list = (me && me.tables) || [];
     yours.hidden = list.length === 0;
     if (!list.length) return;
     yours.append(el('h2', {}, 'Your tables'),
-      el('div', { class: 'your-list' }, ...list.map((entry) => el('button', {
-        class: 'btn btn-primary', type: 'button', 'data-testid': `rejoin-${entry.table}`,
-        onclick: () => app.navigate(`#/table/${entry.table}`),
-      }, `Back to table ${entry.table} (seat ${entry.seat})`))));
+      el('div', { class: 'your-list' }, ...list.map((entry) => el('div', { class: 'your-table', 'data-testid': `your-table-${entry.table}` },
+        el('div', { class: 'your-table-name' },
+          el('strong', {}, `Table ${entry.table}`),
+          el('span', { class: 'muted small' }, ` ${entry.title} · seat ${entry.seat}${entry.playing ? ' · playing' : ''}`)),
+        el('button', {
+          class: 'btn btn-primary btn-small', type: 'button', 'data-testid': `rejoin-${entry.table}`,
+          onclick: () => app.navigate(`#/table/${entry.table}`),
+        }, 'Return'),
+        el('button', {
+          class: 'btn btn-ghost btn-small', type: 'button', 'data-testid': `leave-${entry.table}`,
+          onclick: () => leaveFromLobby(entry),
+        }, 'Leave')))));
+  }
+
+  async function leaveFromLobby(entry) {
+    if (entry.playing) {
+      const ok = await confirmDialog(`Leave table ${entry.table}?`,
+        'A game is in progress there: leaving gives it up now (a drop at rummy, a pack at Rummy Patti, with what that costs), and you stand up when it ends. Your other chips go back to your wallet.',
+        { yes: 'Leave and give up', no: 'Stay' });
+      if (!ok) return;
+    }
+    try {
+      const answer = await api('POST', `/api/tables/${entry.table}/leave`);
+      toast(answer && answer.after_game ? `You leave table ${entry.table} when its game ends.` : `You left table ${entry.table}; your chips are back in your wallet.`, 'success');
+      drawYours(await app.refreshMe());
+    } catch (error) {
+      toast(explain(error.code, error.message), 'error');
+    }
   }
 
   function drawRooms(data) {
@@ -370,24 +397,16 @@ function renderLobby(rootNode) {
   async function quickSeat(room, button) {
     button.disabled = true;
     try {
-      const answer = await api('POST', '/api/quick-seat', { room: room.key });
-      app.refreshMe();
-      app.navigate(`#/table/${answer.table}`);
-    } catch (error) {
-      toast(explain(error.code, error.message), 'error');
+      const answer = await sitWithConsent(app, (another) => api('POST', '/api/quick-seat', { room: room.key, another }));
+      if (answer) app.navigate(`#/table/${answer.table}`);
     } finally {
       button.disabled = false;
     }
   }
 
   async function join(tableId) {
-    try {
-      await api('POST', `/api/tables/${tableId}/sit`, { seat: null, buy_in: null });
-      app.refreshMe();
-      app.navigate(`#/table/${tableId}`);
-    } catch (error) {
-      toast(explain(error.code, error.message), 'error');
-    }
+    const answer = await sitWithConsent(app, (another) => api('POST', `/api/tables/${tableId}/sit`, { seat: null, buy_in: null, another }));
+    if (answer) app.navigate(`#/table/${tableId}`);
   }
 
   async function createPrivate(room) {

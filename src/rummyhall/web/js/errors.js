@@ -26,6 +26,7 @@ const WORDS = {
   unknown_account: 'That player cannot be found.',
   table_closed: 'That table has closed.',
   already_seated: 'You already have a seat at this table.',
+  seated_elsewhere: 'You already have a seat at another table: go back to it or leave it first, or choose to sit here as well.',
   table_full: 'This table is full.',
   seat_taken: 'Someone else just took that seat.',
   bad_seat: 'That seat does not exist at this table.',

@@ -7,12 +7,14 @@
 //   fair, leave, back-to-lobby, spectator-banner, take-seat, connection-banner, table-closed,
 //   table-status, felt, centre, mine, seat-<n> (data-empty, data-bot, data-active, data-you),
 //   seat-name-<n>, bot-badge-<n>, stack-<n>, card-count-<n>, dealer-<n>, timer-<n>,
-//   extra-time-<n>, seat-slot-<n>, sit-<n> (take that empty seat)
+//   extra-time-<n>, seat-slot-<n>, sit-<n> (take that empty seat), away-<n> (the seat's person
+//   has no connection to the table), auto-rebuy (your automatic rebuy switch)
 
 import { api } from './api.js';
 import * as cards from './cards.js';
 import * as ui from './ui.js';
 import { explain } from './errors.js';
+import { sitWithConsent } from './seating.js';
 import { GAME_VIEWS } from './games/registry.js';
 import { howToPlayButton } from './howto.js';
 import { gameName } from './names.js';
@@ -46,6 +48,12 @@ export function renderTable(root, app) {
   const gameNo = el('span', { class: 'meta-item', 'data-testid': 'game-no' });
   const fair = el('button', { class: 'meta-item fair', type: 'button', 'data-testid': 'fair', hidden: true, onclick: showFair });
   const leaveButton = el('button', { class: 'btn btn-ghost', type: 'button', 'data-testid': 'leave', hidden: true, onclick: leave }, 'Leave');
+  // Off unless the player turns it on: chips leave the wallet between games only with consent.
+  const rebuyBox = el('input', { type: 'checkbox', 'data-testid': 'auto-rebuy', onchange: () => setAutoRebuy(rebuyBox.checked) });
+  const rebuySwitch = el('label', {
+    class: 'auto-rebuy', hidden: true,
+    title: 'When your chips at this table fall below its minimum, buy back up to the buy-in from your wallet between games. Off: you are stood up instead, with your chips back in your wallet.',
+  }, rebuyBox, 'Auto rebuy');
   const back = el('button', {
     class: 'btn btn-ghost back', type: 'button', 'data-testid': 'back-to-lobby',
     onclick: () => app.navigate('#/'), 'aria-label': 'Back to the lobby',
@@ -54,7 +62,7 @@ export function renderTable(root, app) {
     back,
     el('div', { class: 'table-heading' }, title, stake),
     el('div', { class: 'table-meta' }, pot, gameNo, fair),
-    leaveButton);
+    el('div', { class: 'table-actions' }, rebuySwitch, leaveButton));
 
   const takeSeat = el('button', { class: 'btn btn-primary btn-small', type: 'button', 'data-testid': 'take-seat', onclick: () => sit(null) }, 'Take a seat');
   const spectatorBanner = el('div', { class: 'banner banner-spectator', 'data-testid': 'spectator-banner', hidden: true },
@@ -100,12 +108,30 @@ export function renderTable(root, app) {
       }
       return;
     }
+    const before = state.message ? state.message.you : null;
+    if (before !== null && message.you === null) toldStoodUp(before, message);
     state.message = message;
     state.arrival = performance.now();
     if (app.onTableMessage) app.onTableMessage(message);
     if (message.type === 'closed') showClosed();
     drawShell(message);
     deliver(message);
+  }
+
+  // The server stood our seat up (between games): say why, and where the chips went.
+  function toldStoodUp(seat, message) {
+    const event = (message.events || []).find((e) => e.kind === 'leave' && e.data && e.data.seat === seat);
+    if (!event) return;
+    const chips = formatChips(event.data.chips || 0);
+    const why = event.data.why;
+    if (why === 'short') {
+      toast(`Your chips here ran below the table's minimum, so your seat was given up; the ${chips} chips left went back to your wallet. Turn on Auto rebuy to buy back in automatically.`, 'info');
+    } else if (why === 'away') {
+      toast(`You were away, so your seat was given up between games; your ${chips} chips went back to your wallet.`, 'info');
+    } else {
+      toast(`You left the table; ${chips} chips went back to your wallet.`, 'success');
+    }
+    app.refreshMe();
   }
 
   function showClosed(text) {
@@ -199,6 +225,7 @@ export function renderTable(root, app) {
     const name = el('span', { class: 'seat-name', 'data-testid': `seat-name-${seat}` });
     const bot = el('span', { class: 'badge badge-bot', 'data-testid': `bot-badge-${seat}`, title: 'a bot plays this seat', hidden: true }, 'BOT');
     const youBadge = el('span', { class: 'badge badge-you' }, 'YOU');
+    const away = el('span', { class: 'badge badge-away', 'data-testid': `away-${seat}`, title: 'not connected: the seat is given up between games unless they come back', hidden: true }, 'AWAY');
     const stack = el('span', { class: 'seat-stack', 'data-testid': `stack-${seat}` });
     const count = el('span', { class: 'seat-count', 'data-testid': `card-count-${seat}`, hidden: true });
     const timer = el('span', { class: 'seat-timer', 'data-testid': `timer-${seat}`, hidden: true });
@@ -212,12 +239,12 @@ export function renderTable(root, app) {
     const node = el('div', { class: 'seat', 'data-testid': `seat-${seat}`, 'data-seat': seat },
       el('div', { class: 'avatar-wrap' }, ring, avatar, dealer),
       el('div', { class: 'plate' },
-        el('div', { class: 'plate-row' }, name, bot, youBadge),
+        el('div', { class: 'plate-row' }, name, bot, youBadge, away),
         el('div', { class: 'plate-row small' }, stack, count),
         el('div', { class: 'plate-row small' }, timer, extra),
         waiting, sitButton),
       slot);
-    return { node, ringFg, avatar, dealer, name, bot, stack, count, timer, extra, slot, sitButton, waiting };
+    return { node, ringFg, avatar, dealer, name, bot, away, stack, count, timer, extra, slot, sitButton, waiting };
   }
 
   function layoutSeats(count, anchor) {
@@ -277,6 +304,8 @@ export function renderTable(root, app) {
     const mySeat = you !== null ? seats[you - 1] : null;
     state.leavingAfterGame = Boolean(mySeat && mySeat.leaving);
     leaveButton.textContent = state.leavingAfterGame ? 'Leaving after this game' : 'Leave';
+    rebuySwitch.hidden = !mySeat || state.closed;
+    if (mySeat && !state.rebuyBusy) rebuyBox.checked = Boolean(mySeat.auto_rebuy);
     spectatorBanner.hidden = you !== null || state.closed;
     takeSeat.hidden = !free;
 
@@ -303,6 +332,7 @@ export function renderTable(root, app) {
         parts.name.title = occupant.name;
         setAvatar(parts.avatar, occupant);
         parts.bot.hidden = !occupant.bot;
+        parts.away.hidden = !occupant.away || occupant.bot;
         const stackValue = gameSeat && typeof gameSeat.stack === 'number' ? gameSeat.stack : occupant.stack;
         let stackText = `${formatChips(stackValue)} chips`;
         if (gameSeat && typeof gameSeat.total === 'number') stackText += ` · ${gameSeat.total} pts`;
@@ -312,6 +342,7 @@ export function renderTable(root, app) {
         parts.name.textContent = `Seat ${seat}`;
         setAvatar(parts.avatar, null);
         parts.bot.hidden = true;
+        parts.away.hidden = true;
         parts.stack.textContent = '';
         parts.node.setAttribute('aria-label', `Seat ${seat}: empty`);
       }
@@ -386,35 +417,49 @@ export function renderTable(root, app) {
 
   // ---- seat, leave, fair ----------------------------------------------------------------
   async function sit(seat) {
-    try {
-      await api('POST', `/api/tables/${tableId}/sit`, { seat, buy_in: null });
-      toast('You took a seat. Good luck!', 'success');
-      app.refreshMe();
-    } catch (error) {
-      toast(explain(error.code, error.message), 'error');
-    }
+    const answer = await sitWithConsent(app, (another) => api('POST', `/api/tables/${tableId}/sit`, { seat, buy_in: null, another }));
+    if (answer) toast('You took a seat. Good luck!', 'success');
   }
 
   async function leave() {
     if (state.leavingAfterGame) return;
-    const playing = state.message && state.message.info && state.message.info.playing;
-    const ok = await ui.confirmDialog('Leave the table?',
-      playing ? 'A game is in progress: you will leave when it ends, and your chips go back to your wallet.'
-        : 'Your chips go back to your wallet.', { yes: 'Leave' });
-    if (!ok) return;
+    const playing = Boolean(state.message && state.message.info && state.message.info.playing);
+    if (playing) {
+      // Mid-game, leaving costs something: the game's view says what (a drop, a pack) before
+      // anything happens. Between games it is free, and done at once.
+      const note = state.view && state.view.leaveNote ? state.view.leaveNote() : null;
+      const text = note
+        ? `${note} You stand up when this game ends, and your chips go back to your wallet.`
+        : 'You are out of this game already: you stand up when it ends, and your chips go back to your wallet.';
+      const ok = await ui.confirmDialog('Leave the table?', text, { yes: note ? 'Leave and give up' : 'Leave', no: 'Stay' });
+      if (!ok) return;
+    }
     try {
       const answer = await api('POST', `/api/tables/${tableId}/leave`);
       if (answer && answer.after_game) {
-        toast('You will leave the table when this game ends.', 'info');
+        toast('You gave up this game; you leave the table when it ends.', 'info');
         state.leavingAfterGame = true;
         leaveButton.textContent = 'Leaving after this game';
       } else {
-        toast('You left the table.', 'success');
+        toast('You left the table; your chips are back in your wallet.', 'success');
         app.refreshMe();
         app.navigate('#/');
       }
     } catch (error) {
       toast(explain(error.code, error.message), 'error');
+    }
+  }
+
+  async function setAutoRebuy(on) {
+    state.rebuyBusy = true;
+    try {
+      await api('POST', `/api/tables/${tableId}/auto-rebuy`, { on });
+      toast(on ? 'Auto rebuy on: you buy back up to the buy-in when your chips run low.' : 'Auto rebuy off.', 'info');
+    } catch (error) {
+      rebuyBox.checked = !on;
+      toast(explain(error.code, error.message), 'error');
+    } finally {
+      state.rebuyBusy = false;
     }
   }
 

@@ -923,8 +923,29 @@ export function createView(ctx) {
     requestCheck();
   }
 
+  // What leaving the table now costs, in words (the shell asks before it lets you go); null
+  // when you are not in the deal any more. The server plays a drop at your turn (after sending
+  // a drawn card back), or shows your cards as arranged when a declaration asks for them.
+  function leaveNote() {
+    const view = st.view;
+    const mine = me();
+    if (!view || !mine || !['playing', 'showing'].includes(mine.status)) return null;
+    if (view.phase === 'show' || view.phase === 'declare') {
+      return 'Your cards are shown as they are arranged now, and scored.';
+    }
+    const cost = dropCost();
+    const points = cost === null ? 'a drop' : `a drop: ${cost} points`;
+    const back = myTurn() && view.drawn ? 'The card you drew goes back to the open pile, then you' : 'You';
+    if (view.mode !== 'points') {
+      return `${back} drop this deal (${cost === null ? 'its drop points' : `${cost} points`} to your pool score) and every deal after it until the pool ends for you; your entry fee stays in the pool.`;
+    }
+    const chips = cost === null ? '' : ` (${ui.formatChips(cost * pointValue())} chips)`;
+    return `${back} leave this deal with ${points}${chips}, at your turn.`;
+  }
+
   return {
     update,
+    leaveNote,
     destroy() {
       st.destroyed = true;
       cancelGroupSync();

@@ -511,7 +511,19 @@ export function createView(ctx) {
     status.textContent = statusText(v);
   }, 1000);
 
+  // What leaving the table now costs, in words (the shell asks before it lets you go); null
+  // when you are out of this game already. The server packs for you at your turn.
+  function leaveNote() {
+    const message = state.message;
+    const v = message && message.view;
+    const you = message ? message.you : null;
+    const mineSeat = v && you ? (v.seats || [])[you - 1] : null;
+    if (!mineSeat || mineSeat.status !== 'playing' || v.phase === 'over') return null;
+    return `You pack at your turn and lose the ${formatChips(mineSeat.paid || 0)} chips you have put in the pot (and any you would still have to put in before then).`;
+  }
+
   return {
+    leaveNote,
     update(message) {
       if (state.message && message.info && state.message.info && message.info.game_no !== state.message.info.game_no) {
         state.picked = null;
