@@ -93,10 +93,14 @@ def test_leaving_mid_deal_names_the_cost(
     play_as_guest(page)
     start = wallet(page)
     # Our turn in a deal (the game then waits for us). A bot may end the deal before that (the
-    # table then rests for ten minutes): leave, free between games, and sit at a new table.
+    # table then rests for ten minutes): leave, free between games, and sit at a new table of
+    # our own (quick seat could bring us back to the resting one).
     for _ in range(6):
-        page.get_by_test_id(f"quick-seat-{POINTS}").click()
-        table = table_id(page)
+        created = page_api(page, "POST", "/api/tables", {"room": POINTS, "private": True})
+        table = created["body"]["table"]["id"]
+        assert page_api(page, "POST", f"/api/tables/{table}/sit", {})["status"] == 200
+        page.goto(f"/#/table/{table}")
+        assert table_id(page) == table
         page.wait_for_function(
             """() => { const m = window.rummyhall.lastTableMessage;
                 return m && m.info.game_no >= 1 && (!m.info.playing
