@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rummyhall.cards import JOKER, Card, shoe
-from rummyhall.melds import arrange
+from rummyhall.melds import arrange, hint
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from reference_solver import solve as reference_solve
@@ -181,6 +181,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{f'dense {size}':<12} {n:>5} hands: reference median {ref_med * 1e6:9.1f}us,"
             f" solver {our_med * 1e6:7.1f}us, ratio {ratio:7.1f}x"
         )
+    hint_lines = []
+    for size, decks, jokers, profile, _, count, _ in classes:
+        # hint() on fresh random hands, against arrange() on the same hands in the same run
+        # (hint calls arrange, whose result is then cached: the difference is the plan search).
+        rng = random.Random(args.seed * 100 + size + 7)
+        hands = random_hands(rng, size, decks, jokers, int(count * scale) // 5)
+        base = solve_all(hands, profile)
+        times = [timed(lambda h=h, c=c, p=profile: hint(h, joker=c, profile=p)) for h, c in hands]
+        hint_lines.append(
+            f"{f'hint {size} ({profile})':<28} {len(times):>6}"
+            f" {statistics.median(times) * 1e6:>8.1f}us {percentile(times, 0.99) * 1e6:>8.1f}us"
+            f" {max(times) * 1e3:>8.2f}ms  arrange median {statistics.median(base) * 1e6:.1f}us"
+            f" on the same hands"
+        )
+    print("\nhint() (the beginner's partial arrangement), random hands; no target:")
+    for line in hint_lines:
+        print(line)
     print("\nbrute-force reference on the same hands (median of per-hand time ratios):")
     for line in ratio_lines:
         print(line)
