@@ -90,6 +90,18 @@ _MAX_GAPS: Final = 2
 # size once complete, first position for runs (else 0), fixed kind for the solver's melds).
 # kind: "R" run, "S" set, "T" tunnela, "F" a meld of the solver's, kept as it is.
 _Core = tuple[str, tuple[int, ...], int, int, int, Kind | None]
+# The groups a card can start, each with the other cards it takes.
+_Moves = tuple[tuple[_Core, tuple[int, ...]], ...]
+
+_READS: Final = tuple(
+    sum(3 << 2 * o for o in range(JOKER_CODE) if o // 13 == c // 13 or o % 13 == c % 13)
+    for c in range(JOKER_CODE)
+)
+"""The bits of the unplaced cards (``_Search.state``) that the groups a card can start depend on:
+its suit and its rank."""
+
+_CORES: dict[tuple[int, int, bool], _Moves] = {}
+_CORES_LIMIT: Final = 50_000
 
 
 def _code(suit: int, position: int) -> int:
@@ -124,6 +136,7 @@ class _Search:
     ) -> None:
         self.wild = wilds.codes
         self.profile = profile
+        self.triples = profile.identical_triple_pure
         self.discard_mode = discard_mode
         self.counts = [0] * JOKER_CODE
         self.pool: list[int] = []
@@ -134,6 +147,10 @@ class _Search:
                 self.counts[code] += 1
         # Wild cards not yet placed: each may still join the joker pool (for the bound).
         self.wild_left = sum(self.counts[c] for c in self.wild if c != JOKER_CODE)
+        # The unplaced cards as one int, two bits a code (at most three copies of a card): the
+        # key of the lower bounds in ``self.least``.
+        self.state = sum(n << 2 * c for c, n in enumerate(self.counts))
+        self.least: dict[int, int] = {}
         self.fixed = tuple(fixed)
         self.cores: list[_Core] = []
         self.loose: list[int] = []
@@ -149,15 +166,58 @@ class _Search:
     # --- the walk ---------------------------------------------------------------------------
 
     def _bound(self) -> tuple[int, int, int]:
-        """A key no plan below this node beats. Loose cards only grow, and jokers fill at most
-        as many gaps as there are jokers; a leaf may still turn loose cards into runs of one
-        card (:meth:`_leaf`), each one loose card less for two more missing, so at best a third
-        of the slack between loose cards and gaps comes off."""
+        """A key no plan below this node beats.
+
+        At a leaf with loose cards L (the card thrown now aside), k of them turned into runs of
+        one card and raw gaps R in all its groups, the jokers J fill at most J gaps, so the gaps
+        left are at least R + 2k - J and may not exceed the count L - k: hence
+        3 * count >= 2L + R - J. Every unplaced natural card adds at least 2 to 2L + R if loose,
+        at least 1 per card in a group of two, maybe 0 in a bigger group; :meth:`_least` is the
+        exact least the unplaced cards add (jokers aside), memoised on the unplaced cards."""
         jokers = len(self.pool) + self.wild_left
         gaps = max(0, self.gaps - jokers)
-        loose = len(self.loose) - (1 if self.discard_mode and self.loose else 0)
-        distance = loose - max(0, loose - gaps) // 3
-        return max(distance, gaps), gaps, 0
+        weight = 2 * len(self.loose) + self.gaps + self._least(0) - jokers
+        if self.discard_mode:
+            weight -= 2
+        count = max(-(-weight // 3), gaps, 0)
+        # A plan of exactly that count turns k = L - count cards into runs of one: its gaps are
+        # at least R + 2k - J = weight - 2 * count.
+        return count, max(gaps, weight - 2 * count), 0
+
+    def _least(self, start: int) -> int:
+        """The least 2 * loose + gaps the unplaced cards (all at ``start`` or above) can add,
+        wild cards free (they may join the pool)."""
+        state = self.state
+        known = self.least.get(state)
+        if known is not None:
+            return known
+        counts = self.counts
+        c = start
+        while c < JOKER_CODE and not counts[c]:
+            c += 1
+        if c == JOKER_CODE:
+            return 0
+        bit = 1 << 2 * c
+        counts[c] -= 1
+        self.state -= bit
+        best = (0 if c in self.wild else 2) + self._least(c)
+        if best:
+            for core, taken in self._cores(c):
+                if core[2] >= best:
+                    continue
+                for x in taken:
+                    counts[x] -= 1
+                    self.state -= 1 << 2 * x
+                best = min(best, core[2] + self._least(c))
+                for x in taken:
+                    counts[x] += 1
+                    self.state += 1 << 2 * x
+                if not best:
+                    break
+        counts[c] += 1
+        self.state += bit
+        self.least[state] = best
+        return best
 
     def _walk(self, start: int) -> None:
         self.steps += 1
@@ -172,26 +232,18 @@ class _Search:
         if c == JOKER_CODE:
             self._leaf()
             return
-        counts[c] -= 1
         is_wild = c in self.wild
-        if is_wild:
-            self.wild_left -= 1
-        for core in self._cores(c):
-            # c is taken already; a run lists its cards in order, c among them.
-            taken = _without_one(core[1], c) if core[0] == "R" else core[1][1:]
+        self._take(c)
+        for core, taken in self._cores(c):
             for x in taken:
-                counts[x] -= 1
-                if x in self.wild:
-                    self.wild_left -= 1
+                self._take(x)
             self.cores.append(core)
             self.gaps += core[2]
             self._walk(c)
             self.gaps -= core[2]
             self.cores.pop()
             for x in taken:
-                counts[x] += 1
-                if x in self.wild:
-                    self.wild_left += 1
+                self._put(x)
         if is_wild:
             # A wild card in the pool fills a gap anywhere; loose it would only be worse.
             self.pool.append(c)
@@ -203,52 +255,30 @@ class _Search:
             self._walk(c)
             self.loose_points -= CODE_POINTS[c]
             self.loose.pop()
-        counts[c] += 1
-        if is_wild:
+        self._put(c)
+
+    def _take(self, x: int) -> None:
+        self.counts[x] -= 1
+        self.state -= 1 << 2 * x
+        if x in self.wild:
+            self.wild_left -= 1
+
+    def _put(self, x: int) -> None:
+        self.counts[x] += 1
+        self.state += 1 << 2 * x
+        if x in self.wild:
             self.wild_left += 1
 
-    def _cores(self, c: int) -> list[_Core]:
-        """The groups the lowest card left can start, the fullest first (good plans early make
-        the bound bite)."""
-        counts = self.counts
-        suit, rank = divmod(c, 13)
-        rank += 1
-        found: list[_Core] = []
-        # Runs: c at the low end of a window of positions, taking every card of the suit in it.
-        starts = [(1, 1), (14, -1)] if rank == 1 else [(rank, 1)]
-        for first, step in starts:
-            held = [c]
-            missing = 0
-            pos = first
-            while True:
-                pos += step
-                if not 1 <= pos <= 14:
-                    break
-                if first == 1 and pos == 14:
-                    break  # A to A: the ace twice, longer than any hand needs
-                code = _code(suit, pos)
-                if not counts[code]:
-                    missing += 1
-                    if missing > _MAX_GAPS:
-                        break
-                    continue
-                held.append(code)
-                span = abs(pos - first) + 1
-                gaps = span - len(held) + max(0, 3 - span)
-                if gaps <= _MAX_GAPS:
-                    low = min(first, pos)
-                    ordered = tuple(sorted(held, key=partial(_position, low=low)))
-                    found.append(("R", ordered, gaps, max(3, span), low, None))
-        # Sets: c with cards of its rank in other suits (only later suits are left).
-        others = [s * 13 + rank - 1 for s in range(suit + 1, 4) if counts[s * 13 + rank - 1]]
-        for mask in range(1, 1 << len(others)):
-            members = (c, *(others[i] for i in range(len(others)) if mask >> i & 1))
-            n = len(members)
-            found.append(("S", members, max(0, 3 - n), max(3, n), 0, None))
-        if self.profile.identical_triple_pure and counts[c] >= 2:
-            found.append(("T", (c, c, c), 0, 3, 0, None))
-        found.sort(key=lambda core: (core[2] - len(core[1]), core[2]))
-        return found
+    def _cores(self, c: int) -> _Moves:
+        """:func:`_make_cores` for the cards unplaced now, memoised across searches and calls
+        on what it reads: the counts of ``c``'s suit and of its rank (never the wild cards)."""
+        key = (c, self.state & _READS[c], self.triples)
+        moves = _CORES.get(key)
+        if moves is None:
+            if len(_CORES) >= _CORES_LIMIT:
+                _CORES.clear()
+            moves = _CORES[key] = _make_cores(c, self.counts, self.triples)
+        return moves
 
     # --- a finished plan ----------------------------------------------------------------------
 
@@ -274,6 +304,53 @@ class _Search:
             key = (count, gaps, sum(CODE_POINTS[c] for c in left))
             if self.best.key is None or key < self.best.key:
                 self.best = _Plan(key, cores, tuple(sorted(left)), tuple(self.pool), pure)
+
+
+def _make_cores(c: int, counts: Sequence[int], triples: bool) -> _Moves:
+    """The groups the lowest card left can start (``c`` itself already taken from ``counts``),
+    the fullest first (good plans early make the bound bite), each with the other cards it
+    takes."""
+    suit, rank = divmod(c, 13)
+    rank += 1
+    found: list[_Core] = []
+    # Runs: c at the low end of a window of positions, taking every card of the suit in it.
+    starts = [(1, 1), (14, -1)] if rank == 1 else [(rank, 1)]
+    for first, step in starts:
+        held = [c]
+        missing = 0
+        pos = first
+        while True:
+            pos += step
+            if not 1 <= pos <= 14:
+                break
+            if first == 1 and pos == 14:
+                break  # A to A: the ace twice, longer than any hand needs
+            code = _code(suit, pos)
+            if not counts[code]:
+                missing += 1
+                if missing > _MAX_GAPS:
+                    break
+                continue
+            held.append(code)
+            span = abs(pos - first) + 1
+            gaps = span - len(held) + max(0, 3 - span)
+            if gaps <= _MAX_GAPS:
+                low = min(first, pos)
+                ordered = tuple(sorted(held, key=partial(_position, low=low)))
+                found.append(("R", ordered, gaps, max(3, span), low, None))
+    # Sets: c with cards of its rank in other suits (only later suits are left).
+    others = [s * 13 + rank - 1 for s in range(suit + 1, 4) if counts[s * 13 + rank - 1]]
+    for mask in range(1, 1 << len(others)):
+        members = (c, *(others[i] for i in range(len(others)) if mask >> i & 1))
+        n = len(members)
+        found.append(("S", members, max(0, 3 - n), max(3, n), 0, None))
+    if triples and counts[c] >= 2:
+        found.append(("T", (c, c, c), 0, 3, 0, None))
+    found.sort(key=lambda core: (core[2] - len(core[1]), core[2]))
+    # c is taken already; a run lists its cards in order, c among them.
+    return tuple(
+        (core, _without_one(core[1], c) if core[0] == "R" else core[1][1:]) for core in found
+    )
 
 
 def _without_one(codes: tuple[int, ...], c: int) -> tuple[int, ...]:
