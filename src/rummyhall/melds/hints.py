@@ -78,10 +78,13 @@ class Hint:
     summary: str
 
 
-SEARCH_BUDGET: Final = 10_000
-"""Steps the plan search may take. A 13- or 14-card hand needs far fewer; a 21-card Marriage hand
-may hit it, and then the best plan found so far is the answer (still a plan, so ``distance`` is at
-worst an overestimate). Deterministic: the search always takes the same steps."""
+SEARCH_BUDGET: Final = 300
+"""Steps (nodes of the walk) one plan search may take, so that a hint costs a bounded time (a few
+milliseconds at worst) however the cards fall. Nearly every 13- or 14-card hand finishes well
+within it (the bound and the move order find and prove the best plan in tens of steps); a
+21-card Marriage hand may hit it, and then the best plan found so far is the answer (still a
+plan, so ``distance`` is at worst an overestimate). Deterministic: the search always takes the
+same steps."""
 
 _MAX_GAPS: Final = 2
 """Most cards a group of the plan may miss: further starts help a beginner little."""
@@ -102,6 +105,9 @@ its suit and its rank."""
 
 _CORES: dict[tuple[int, int, bool], _Moves] = {}
 _CORES_LIMIT: Final = 50_000
+_LEAST: dict[int, int] = {}
+_LEAST_LIMIT: Final = 200_000
+_BIT: Final = tuple(1 << 2 * c for c in range(JOKER_CODE))
 
 
 def _code(suit: int, position: int) -> int:
@@ -138,23 +144,34 @@ class _Search:
         self.profile = profile
         self.triples = profile.identical_triple_pure
         self.discard_mode = discard_mode
-        self.counts = [0] * JOKER_CODE
+        self.codes = sorted(codes)
+        # counts[JOKER_CODE] stays 1: the end of ``order``, the codes held lowest first, which
+        # the walks step through by index (never a scan of all 52 codes).
+        self.counts = [0] * (JOKER_CODE + 1)
+        self.counts[JOKER_CODE] = 1
         self.pool: list[int] = []
         for code in codes:
             if code == JOKER_CODE:
                 self.pool.append(code)
             else:
                 self.counts[code] += 1
+        self.order = [c for c in range(JOKER_CODE + 1) if self.counts[c]]
         # Wild cards not yet placed: each may still join the joker pool (for the bound).
         self.wild_left = sum(self.counts[c] for c in self.wild if c != JOKER_CODE)
         # The unplaced cards as one int, two bits a code (at most three copies of a card): the
         # key of the lower bounds in ``self.least``.
-        self.state = sum(n << 2 * c for c, n in enumerate(self.counts))
-        self.least: dict[int, int] = {}
+        self.state = sum(n << 2 * c for c, n in enumerate(self.counts[:JOKER_CODE]))
+        # Told apart in the shared memo of :meth:`_least` by the wild cards and the tunnelas.
+        wild_bits = sum(1 << c for c in self.wild if c < JOKER_CODE)
+        self.salt = (wild_bits << 2 * JOKER_CODE) | (int(self.triples) << 3 * JOKER_CODE + 1)
+        # Natural cards loose or unplaced, by points (what a plan's loose cards may be).
+        self.free = [0] * 11
+        for c in range(JOKER_CODE):
+            if c not in self.wild:
+                self.free[CODE_POINTS[c]] += self.counts[c]
         self.fixed = tuple(fixed)
         self.cores: list[_Core] = []
         self.loose: list[int] = []
-        self.loose_points = 0
         self.gaps = 0
         self.steps = 0
         self.best = _Plan()
@@ -163,10 +180,46 @@ class _Search:
         self._walk(0)
         return self.best
 
+    def seed_loose(self) -> None:
+        """Start from the plan that leaves every card loose (wild cards in the pool): one with
+        no groups to keep, as the search from scratch has, always fits in the hand."""
+        start = self.pool
+        self.loose = [c for c in self.codes if c not in self.wild]
+        self.pool = [c for c in self.codes if c in self.wild]
+        self._leaf()
+        self.loose, self.pool = [], start
+
+    def seed(self, plan: _Plan, drop: int) -> None:
+        """Start from ``plan`` (of these cards and ``drop``, around the same melds of the
+        solver) less the card ``drop``, when it is one: a hand of ``hand_size + 1`` cards lays
+        out the cards it keeps after its discard, whose best plan is nearly always the plan
+        that chose the discard, so the search begins with its bound already tight."""
+        if sorted(core[1] for core in plan.cores if core[0] == "F") != sorted(
+            core[1] for core in self.fixed
+        ):
+            return
+        ours = [core for core in plan.cores if core[0] != "F" and len(core[1]) > 1]
+        # Runs of one card are loose cards the leaf turned into runs: they are loose again.
+        loose = [*plan.loose, *(core[1][0] for core in plan.cores if len(core[1]) == 1)]
+        pool = list(plan.pool)
+        if drop in loose:
+            loose.remove(drop)
+        elif drop in pool:
+            pool.remove(drop)
+        else:
+            return
+        held = sorted([*(x for core in ours for x in core[1]), *loose, *pool])
+        if held != self.codes:
+            return
+        start = self.pool
+        self.cores, self.loose, self.pool = ours, loose, pool
+        self._leaf()
+        self.cores, self.loose, self.pool = [], [], start
+
     # --- the walk ---------------------------------------------------------------------------
 
-    def _bound(self) -> tuple[int, int, int]:
-        """A key no plan below this node beats.
+    def _beaten(self, best: tuple[int, int, int], start: int) -> bool:
+        """Whether no plan below this node beats the key ``best``.
 
         At a leaf with loose cards L (the card thrown now aside), k of them turned into runs of
         one card and raw gaps R in all its groups, the jokers J fill at most J gaps, so the gaps
@@ -176,98 +229,143 @@ class _Search:
         exact least the unplaced cards add (jokers aside), memoised on the unplaced cards."""
         jokers = len(self.pool) + self.wild_left
         gaps = max(0, self.gaps - jokers)
-        weight = 2 * len(self.loose) + self.gaps + self._least(0) - jokers
+        weight = 2 * len(self.loose) + self.gaps + self._least(start) - jokers
         if self.discard_mode:
             weight -= 2
         count = max(-(-weight // 3), gaps, 0)
+        if count != best[0]:
+            return count > best[0]
         # A plan of exactly that count turns k = L - count cards into runs of one: its gaps are
         # at least R + 2k - J = weight - 2 * count.
-        return count, max(gaps, weight - 2 * count), 0
+        gaps = max(gaps, weight - 2 * count)
+        if gaps != best[1]:
+            return gaps > best[1]
+        # Its loose cards are the cheapest of L, which holds only cards loose now or unplaced.
+        left = count + 1 if self.discard_mode and count else count
+        points = 0
+        free = self.free
+        for value in range(len(free)):
+            if left <= 0:
+                break
+            n = min(left, free[value])
+            points += n * value
+            left -= n
+        return points >= best[2]
 
     def _least(self, start: int) -> int:
-        """The least 2 * loose + gaps the unplaced cards (all at ``start`` or above) can add,
-        wild cards free (they may join the pool)."""
+        """The least 2 * loose + gaps the unplaced cards (all at ``order[start]`` or above) add,
+        wild cards free (they may join the pool). Memoised across searches and calls on the
+        unplaced cards, the wild cards and the profile's tunnelas (all that it reads)."""
         state = self.state
-        known = self.least.get(state)
+        key = state | self.salt
+        known = _LEAST.get(key)
         if known is not None:
             return known
         counts = self.counts
-        c = start
-        while c < JOKER_CODE and not counts[c]:
-            c += 1
+        order = self.order
+        i = start
+        while not counts[order[i]]:
+            i += 1
+        c = order[i]
         if c == JOKER_CODE:
             return 0
-        bit = 1 << 2 * c
         counts[c] -= 1
-        self.state -= bit
-        best = (0 if c in self.wild else 2) + self._least(c)
+        self.state = state - _BIT[c]
+        best = (0 if c in self.wild else 2) + self._least(i)
         if best:
             for core, taken in self._cores(c):
                 if core[2] >= best:
                     continue
                 for x in taken:
                     counts[x] -= 1
-                    self.state -= 1 << 2 * x
-                best = min(best, core[2] + self._least(c))
+                    self.state -= _BIT[x]
+                best = min(best, core[2] + self._least(i))
                 for x in taken:
                     counts[x] += 1
-                    self.state += 1 << 2 * x
+                    self.state += _BIT[x]
                 if not best:
                     break
         counts[c] += 1
-        self.state += bit
-        self.least[state] = best
+        self.state = state
+        if len(_LEAST) >= _LEAST_LIMIT:
+            _LEAST.clear()
+        _LEAST[key] = best
         return best
 
     def _walk(self, start: int) -> None:
         self.steps += 1
-        if self.steps > SEARCH_BUDGET and self.best.key is not None:
-            return
-        if self.best.key is not None and self._bound() >= self.best.key:
-            return
+        if self.steps > SEARCH_BUDGET and (
+            self.best.key is not None or self.steps > 4 * SEARCH_BUDGET
+        ):
+            return  # out of budget (with no plan yet, _plan falls back on one from scratch)
         counts = self.counts
-        c = start
-        while c < JOKER_CODE and not counts[c]:
-            c += 1
+        order = self.order
+        i = start
+        while not counts[order[i]]:
+            i += 1
+        c = order[i]
+        if self.best.key is not None and self._beaten(self.best.key, i):
+            return
         if c == JOKER_CODE:
             self._leaf()
             return
         is_wild = c in self.wild
         self._take(c)
-        for core, taken in self._cores(c):
+        # The groups c can start, and c alone (loose, or in the pool if wild), best first by
+        # what they add to the bound's weight and the least the cards left must add: good plans
+        # come early, so the bound bites from the start. Ties keep the fullest group first.
+        moves: list[tuple[int, int, _Core | None, tuple[int, ...]]] = []
+        for n, (core, taken) in enumerate(self._cores(c)):
+            # (Only the counts and the state are read by _least.)
+            for x in taken:
+                counts[x] -= 1
+                self.state -= _BIT[x]
+            moves.append((core[2] + self._least(i), n, core, taken))
+            for x in taken:
+                counts[x] += 1
+                self.state += _BIT[x]
+        moves.append(((0 if is_wild else 2) + self._least(i), len(moves), None, ()))
+        moves.sort()
+        for _, _, core, taken in moves:
+            if core is None:
+                if is_wild:
+                    # A wild card in the pool fills a gap anywhere; loose it would only be worse.
+                    self.pool.append(c)
+                    self._walk(i)
+                    self.pool.pop()
+                else:
+                    self.loose.append(c)
+                    self.free[CODE_POINTS[c]] += 1
+                    self._walk(i)
+                    self.free[CODE_POINTS[c]] -= 1
+                    self.loose.pop()
+                continue
             for x in taken:
                 self._take(x)
             self.cores.append(core)
             self.gaps += core[2]
-            self._walk(c)
+            self._walk(i)
             self.gaps -= core[2]
             self.cores.pop()
             for x in taken:
                 self._put(x)
-        if is_wild:
-            # A wild card in the pool fills a gap anywhere; loose it would only be worse.
-            self.pool.append(c)
-            self._walk(c)
-            self.pool.pop()
-        else:
-            self.loose.append(c)
-            self.loose_points += CODE_POINTS[c]
-            self._walk(c)
-            self.loose_points -= CODE_POINTS[c]
-            self.loose.pop()
         self._put(c)
 
     def _take(self, x: int) -> None:
         self.counts[x] -= 1
-        self.state -= 1 << 2 * x
+        self.state -= _BIT[x]
         if x in self.wild:
             self.wild_left -= 1
+        else:
+            self.free[CODE_POINTS[x]] -= 1
 
     def _put(self, x: int) -> None:
         self.counts[x] += 1
-        self.state += 1 << 2 * x
+        self.state += _BIT[x]
         if x in self.wild:
             self.wild_left += 1
+        else:
+            self.free[CODE_POINTS[x]] += 1
 
     def _cores(self, c: int) -> _Moves:
         """:func:`_make_cores` for the cards unplaced now, memoised across searches and calls
@@ -440,7 +538,7 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
         assert discard_code is not None
         codes.remove(discard_code)
         best_kept = arrange([from_code(c) for c in codes], joker=joker, profile=prof)
-        plan = _plan(codes, best_kept, wilds, prof, discard_mode=False)
+        plan = _plan(codes, best_kept, wilds, prof, discard_mode=False, seed=(first, discard_code))
     else:
         plan = _plan(codes, best, wilds, prof, discard_mode=False)
     assert plan.key is not None
@@ -475,10 +573,17 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
 
 
 def _plan(
-    codes: list[int], best: Arrangement, wilds: Wilds, profile: Profile, *, discard_mode: bool
+    codes: list[int],
+    best: Arrangement,
+    wilds: Wilds,
+    profile: Profile,
+    *,
+    discard_mode: bool,
+    seed: tuple[_Plan, int] | None = None,
 ) -> _Plan:
     """The plan closest to a declaration that keeps the solver's melds (``best``) as they are;
-    from scratch if they leave the other cards no way to one."""
+    from scratch if they leave the other cards no way to one. ``seed``: a plan of these cards
+    and one more, and that card (see :meth:`_Search.seed`)."""
     fixed: list[_Core] = [
         ("F", tuple(card.code for card in group), 0, len(group), 0, kind)
         for group, kind in zip(best.groups, best.kinds, strict=True)
@@ -486,9 +591,16 @@ def _plan(
     rest = [card.code for card in best.leftover]
     if best.discard is not None:
         rest.append(best.discard.code)
-    plan = _Search(rest, fixed, wilds, profile, discard_mode).run()
+    search = _Search(rest, fixed, wilds, profile, discard_mode)
+    if seed is not None:
+        search.seed(*seed)
+    plan = search.run()
     if plan.key is None:
-        plan = _Search(codes, (), wilds, profile, discard_mode).run()
+        search = _Search(codes, (), wilds, profile, discard_mode)
+        search.seed_loose()
+        if seed is not None:
+            search.seed(*seed)
+        plan = search.run()
     # Every card loose, with sequences from nothing, is always a plan.
     assert plan.key is not None
     return plan
