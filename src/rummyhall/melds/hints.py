@@ -326,8 +326,8 @@ class _Search:
                 self.state += _BIT[x]
         moves.append(((0 if is_wild else 2) + self._least(i), len(moves), None, ()))
         moves.sort()
-        for _, _, core, taken in moves:
-            if core is None:
+        for _, _, group, taken in moves:
+            if group is None:
                 if is_wild:
                     # A wild card in the pool fills a gap anywhere; loose it would only be worse.
                     self.pool.append(c)
@@ -342,10 +342,10 @@ class _Search:
                 continue
             for x in taken:
                 self._take(x)
-            self.cores.append(core)
-            self.gaps += core[2]
+            self.cores.append(group)
+            self.gaps += group[2]
             self._walk(i)
-            self.gaps -= core[2]
+            self.gaps -= group[2]
             self.cores.pop()
             for x in taken:
                 self._put(x)
