@@ -537,7 +537,11 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
         discard_code = _lay_out(first, wilds, prof, True, hand)[2]
         assert discard_code is not None
         codes.remove(discard_code)
-        best_kept = arrange([from_code(c) for c in codes], joker=joker, profile=prof)
+        if best.discard is not None and best.discard.code == discard_code:
+            # The solver threw the same card: its groups are already the best of the cards kept.
+            best_kept = Arrangement(best.groups, best.leftover, best.penalty, False, best.kinds)
+        else:
+            best_kept = arrange([from_code(c) for c in codes], joker=joker, profile=prof)
         plan = _plan(codes, best_kept, wilds, prof, discard_mode=False, seed=(first, discard_code))
     else:
         plan = _plan(codes, best, wilds, prof, discard_mode=False)
