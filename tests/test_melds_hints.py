@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rummyhall.cards import Card, parse, parse_cards, shoe
@@ -218,3 +218,115 @@ def test_one_card_from_a_declaration() -> None:
     ]
     assert found.distance == 1
     assert found.summary.startswith("1 card from a declaration")
+
+
+# --- the distance against an exhaustive reference -------------------------------------------------
+
+
+def reference_distance(hand: list[Card], cut: Card, profile: str) -> int | None:
+    """The least count of loose cards over every plan of the cards outside the solver's melds,
+    found by trying every way to split them (docs/melds.md, "Hints"): no bound, no budget, no
+    move order, and any loose card may be a run of one card (not only the dearest)."""
+    from rummyhall.melds.hints import _judge, _position
+
+    prof = get_profile(profile)
+    wilds = Wilds.of(cut, prof)
+    best = arrange(hand, joker=cut, profile=prof)
+    fixed = [
+        ("F", tuple(c.code for c in group), 0, len(group), 0, kind)
+        for group, kind in zip(best.groups, best.kinds, strict=True)
+    ]
+
+    def least(codes: list[int], fixed: list) -> int | None:  # type: ignore[type-arg]
+        found: list[int] = []
+
+        def walk(rest: list[int], cores: list, loose: int, pool: int) -> None:  # type: ignore[type-arg]
+            if not rest:
+                gaps = _judge([*fixed, *cores], pool, prof)[0]
+                if gaps <= loose:
+                    found.append(loose)
+                return
+            c, others = rest[0], rest[1:]
+            if c == 52 or c in wilds.codes:
+                walk(others, cores, loose, pool + 1)
+            if c == 52:
+                return
+            if c not in wilds.codes:
+                walk(others, cores, loose + 1, pool)
+                walk(others, [*cores, ("R", (c,), 2, 3, _position(c, 1), None)], loose, pool)
+            suit, rank = divmod(c, 13)
+            # Runs: c lowest in a window of its suit, one copy of every code in the window.
+            place = rank + 1
+            if rank == 0:  # the ace low (up to the king) or high (down to the two)
+                windows = [(1, h) for h in range(2, 14)] + [(lo, 14) for lo in range(2, 14)]
+            else:
+                windows = [(place, h) for h in range(place + 1, 15)]
+            for lo, hi in windows:
+                far = hi if lo in (1, place) and not (rank == 0 and hi == 14) else lo
+                window = {suit * 13 + (p - 1) % 13 for p in range(lo, hi + 1)}
+                held = [x for x in window if x in others and x != c] + [c]
+                span = hi - lo + 1
+                gaps = span - len(held) + max(0, 3 - span)
+                if suit * 13 + (far - 1) % 13 not in others or gaps > 2:
+                    continue
+                left = list(others)
+                for x in held[:-1]:
+                    left.remove(x)
+                core = ("R", tuple(held), gaps, max(3, span), lo, None)
+                walk(left, [*cores, core], loose, pool)
+            # Sets: c and cards of its rank in other suits (later in the order).
+            mates = sorted({x for x in others if x % 13 == rank and x // 13 != suit})
+            for mask in range(1, 1 << len(mates)):
+                members = [m for i, m in enumerate(mates) if mask >> i & 1]
+                left = list(others)
+                for x in members:
+                    left.remove(x)
+                n = len(members) + 1
+                walk(
+                    left,
+                    [*cores, ("S", (c, *members), max(0, 3 - n), max(3, n), 0, None)],
+                    loose,
+                    pool,
+                )
+            if prof.identical_triple_pure and others.count(c) >= 2:
+                left = list(others)
+                left.remove(c)
+                left.remove(c)
+                walk(left, [*cores, ("T", (c, c, c), 0, 3, 0, None)], loose, pool)
+
+        walk(sorted(codes), [], 0, 0)
+        return min(found) if found else None
+
+    rest = [c.code for c in best.leftover]
+    got = least(rest, fixed)
+    if got is None:
+        got = least([c.code for c in hand], [])
+    return got
+
+
+# Short hands, so that trying every split stays quick (Marriage's three pure sequences need 9).
+@pytest.mark.parametrize(
+    ("profile", "size", "count"), [(CLASSIC, 8, 60), (VENGALA, 8, 60), (MARRIAGE, 11, 15)]
+)
+def test_distance_is_the_least_over_every_plan(profile: str, size: int, count: int) -> None:
+    decks, jokers = (3, 1) if profile == MARRIAGE else (2, 2 if profile == VENGALA else 1)
+
+    @settings(
+        max_examples=examples(count),
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+    )
+    @given(random_deal(decks, jokers, size) | dense_deal(decks, jokers, size))
+    def run(deal: tuple[list[Card], Card]) -> None:
+        hand, cut = deal
+        found = hint(hand, joker=cut, profile=profile)
+        if found.declarable:
+            return
+        least = reference_distance(hand, cut, profile)
+        # (None: too few cards for any plan to hold a declaration's melds.)
+        assume(least is not None)
+        assert found.distance == max(1, least)
+
+    run()

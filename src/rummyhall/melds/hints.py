@@ -180,13 +180,13 @@ class _Search:
         self._walk(0)
         return self.best
 
-    def seed_loose(self) -> None:
+    def seed_loose(self, *, force: bool = False) -> None:
         """Start from the plan that leaves every card loose (wild cards in the pool): one with
         no groups to keep, as the search from scratch has, always fits in the hand."""
         start = self.pool
         self.loose = [c for c in self.codes if c not in self.wild]
         self.pool = [c for c in self.codes if c in self.wild]
-        self._leaf()
+        self._leaf(force=force)
         self.loose, self.pool = [], start
 
     def seed(self, plan: _Plan, drop: int) -> None:
@@ -380,7 +380,7 @@ class _Search:
 
     # --- a finished plan ----------------------------------------------------------------------
 
-    def _leaf(self) -> None:
+    def _leaf(self, *, force: bool = False) -> None:
         """Judge the plan, and the same plan with its dearest loose cards as runs of one card
         each (a card two draws from a run is worth keeping when the hand has draws to spare)."""
         loose = sorted(self.loose, key=lambda c: (-CODE_POINTS[c], -c))
@@ -398,7 +398,10 @@ class _Search:
                 elif not spare:
                     break  # nothing to throw now
             if gaps > count:
-                break  # the finished melds would need more cards than the hand holds
+                if force and k == 0:
+                    count = gaps  # (a short hand: see _plan)
+                else:
+                    break  # the finished melds would need more cards than the hand holds
             key = (count, gaps, sum(CODE_POINTS[c] for c in left))
             if self.best.key is None or key < self.best.key:
                 self.best = _Plan(key, cores, tuple(sorted(left)), tuple(self.pool), pure)
@@ -605,7 +608,11 @@ def _plan(
         if seed is not None:
             search.seed(*seed)
         plan = search.run()
-    # Every card loose, with sequences from nothing, is always a plan.
+        if plan.key is None:
+            # So few cards that even every card loose cannot hold the melds a declaration
+            # needs (a 13-card hand always can): that plan anyway, its distance the cards missing.
+            search.seed_loose(force=True)
+            plan = search.best
     assert plan.key is not None
     return plan
 
