@@ -9,9 +9,9 @@ throw, says why in plain words, and counts how many cards the hand is from a dec
 The plan is found by a branch-and-bound search over the cards outside the solver's melds, exact
 within a step budget (:data:`SEARCH_BUDGET`, docs/solver.md "Hints"). Each natural card, lowest
 first, is left loose, starts a set with cards of its rank, or starts a run that takes every card
-of its suit in a window of positions; a wild card may also join the joker pool. A group may miss at most two cards (a lone card is a run missing two).
-Pure, deterministic and typed; everything is keyed by card codes, so the order of ``hand``
-does not matter.
+of its suit in a window of positions; a wild card may also join the joker pool. A group may miss
+at most two cards (a lone card is a run missing two). Pure, deterministic and typed; everything
+is keyed by card codes, so the order of ``hand`` does not matter.
 """
 
 from __future__ import annotations
