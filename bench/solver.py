@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rummyhall.cards import JOKER, Card, shoe
-from rummyhall.melds import arrange
+from rummyhall.melds import arrange, hint
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from reference_solver import solve as reference_solve
@@ -45,6 +45,36 @@ class Target:
 
 TARGETS = {13: Target(60, 600, 5), 14: Target(60, 600, 5), 21: Target(1000, 10000, 50)}
 TARGETS[22] = TARGETS[21]
+
+
+@dataclass(frozen=True)
+class HintTarget:
+    """hint() on random hands: 13/14 cards by median and p99, Marriage by its worst hand."""
+
+    median_us: float | None = None
+    p99_us: float | None = None
+    worst_ms: float | None = None
+
+    def met(self, median: float, p99: float, worst: float) -> bool:
+        return (
+            (self.median_us is None or median * 1e6 <= self.median_us)
+            and (self.p99_us is None or p99 * 1e6 <= self.p99_us)
+            and (self.worst_ms is None or worst * 1e3 <= self.worst_ms)
+        )
+
+    def __str__(self) -> str:
+        parts = []
+        if self.median_us is not None:
+            parts.append(f"median<={self.median_us:g}us")
+        if self.p99_us is not None:
+            parts.append(f"p99<={self.p99_us:g}us")
+        if self.worst_ms is not None:
+            parts.append(f"max<={self.worst_ms:g}ms")
+        return " ".join(parts)
+
+
+HINT_TARGETS = {13: HintTarget(300, 2000), 14: HintTarget(300, 2000), 21: HintTarget(worst_ms=10)}
+HINT_TARGETS[22] = HINT_TARGETS[21]
 
 
 def random_hands(rng: random.Random, size: int, decks: int, jokers: int, n: int) -> list[Hand]:
@@ -181,6 +211,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{f'dense {size}':<12} {n:>5} hands: reference median {ref_med * 1e6:9.1f}us,"
             f" solver {our_med * 1e6:7.1f}us, ratio {ratio:7.1f}x"
         )
+    hint_lines = []
+    for size, decks, jokers, profile, _, count, _ in classes:
+        # hint() on fresh random hands, against arrange() on the same hands in the same run
+        # (hint calls arrange, whose result is then cached: the difference is the plan search).
+        rng = random.Random(args.seed * 100 + size + 7)
+        hands = random_hands(rng, size, decks, jokers, int(count * scale) // 5)
+        base = solve_all(hands, profile)
+        times = [timed(lambda h=h, c=c, p=profile: hint(h, joker=c, profile=p)) for h, c in hands]
+        median, p99, worst = statistics.median(times), percentile(times, 0.99), max(times)
+        ratio = statistics.median(t / b for t, b in zip(times, base, strict=True))
+        goal = HINT_TARGETS[size]
+        ok = goal.met(median, p99, worst)
+        failures += not ok
+        hint_lines.append(
+            f"{f'hint {size} ({profile})':<28} {len(times):>6}"
+            f" {median * 1e6:>8.1f}us {p99 * 1e6:>8.1f}us {worst * 1e3:>8.2f}ms"
+            f"  {goal} {'ok' if ok else 'MISSED'};"
+            f" arrange median {statistics.median(base) * 1e6:.1f}us on the same hands,"
+            f" hint/arrange {ratio:.1f}x"
+        )
+    print("\nhint() (the beginner's partial arrangement), random hands:")
+    for line in hint_lines:
+        print(line)
     print("\nbrute-force reference on the same hands (median of per-hand time ratios):")
     for line in ratio_lines:
         print(line)

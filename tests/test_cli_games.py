@@ -570,3 +570,31 @@ def test_simulate_for_real(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["simulate", "--players", "3", "--deals", "3", "--seed", "5"], capsys)
     assert code == 0
     assert out.strip()
+
+
+def test_the_hint_shows_near_melds_and_the_way_to_a_declaration() -> None:
+    """Without a pure sequence the hint still groups the hand: near runs, a pair, loose cards,
+    and says how far the hand is from a declaration; a uses those groups."""
+    mine = "AS 3S 5H 6H 8D 8C KD KC 9C 2D 4C 10H QS"
+    table = terminal.TerminalTable(
+        terminal.PlaySettings(players=3),
+        out=io.StringIO(),
+        ask=lambda prompt: "",
+        colour=False,
+        bot_factory=lambda seed, seat: StandIn(),
+    )
+    table.game = Indian13(Indian13Config(seats=3, order=(1, 2, 3)))
+    deck = stacked([mine, A, B], cut="7D", open_card="6D", stock="JC")
+    table.game.apply(HOUSE, "deal", 0, deal=Deal(deck))
+    view = table.game.view(1)
+    block = table._groups_block(view)
+    assert "Best grouping (hint; a to use it)" in block
+    assert "5♥ 6♥" in block and "Near run (needs 4♥ or 7♥)" in block
+    assert "Pair (needs K♠ or K♥)" in block
+    assert " 5 cards from a declaration; look for K♠, 4♥, 7♥, 7♣." in block
+    assert table.translate("a", view) == "group QS AS | 5H 6H | 8C 9C | KD KC | 3S 10H 2D 8D 4C"
+    # After drawing, the hint names the card to throw and why.
+    table.game.apply(1, "draw closed", 1000)
+    block = table._groups_block(table.game.view(1))
+    assert "Near run (needs 10♣)" in block
+    assert "Discard: the 10♥ is furthest from any meld" in block

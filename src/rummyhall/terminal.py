@@ -26,7 +26,7 @@ from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups,
 from rummyhall.games.indian13 import Indian13, Indian13Config
 from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, Game, GameError
 from rummyhall.games.rules13 import PROFILES
-from rummyhall.melds import Arrangement, Kind, arrange, check
+from rummyhall.melds import Arrangement, Hint, Kind, Role, arrange, check, hint
 from rummyhall.shuffle import FairDeal
 
 HUMAN: Final = 1
@@ -210,6 +210,12 @@ def _minus(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card] | None:
             return None
         left.remove(card)
     return left
+
+
+def hint_groups(advice: Hint) -> list[list[Card]]:
+    """The beginner's hint as groups (melds, near melds, loose cards, the discard last): every
+    card exactly once."""
+    return [list(group.cards) for group in advice.groups]
 
 
 def auto_groups(arrangement: Arrangement) -> list[list[Card]]:
@@ -579,7 +585,9 @@ class TerminalTable(TerminalBase[Indian13]):
                 raise ValueError("give your groups, e.g. g AS 2S 3S | 7H 8H 9H")
             return "group " + _complete(rest, hand)
         if word == "a" and not rest:
-            return "group " + format_groups(self._auto(view["hand"]))
+            cut = self.game.cut
+            assert cut is not None
+            return "group " + format_groups(hint_groups(hint(hand, joker=cut, profile=self.melds)))
         if word == "s":
             if view["phase"] not in ("show", "declare"):
                 raise ValueError("s shows your groups after a declaration; nobody has declared")
@@ -752,24 +760,35 @@ class TerminalTable(TerminalBase[Indian13]):
             return ""
         lines: list[str] = []
         mine = view.get("arrangement")
-        hint = arrange(_cards(view["hand"]), joker=cut, profile=self.melds)
+        hand = _cards(view["hand"])
+        best = arrange(hand, joker=cut, profile=self.melds)
+        advice = hint(hand, joker=cut, profile=self.melds)
         if mine:
             groups = [_cards(group) for group in mine]
             verdict = check(groups, joker=cut, profile=self.melds)
             state = st.green("valid declaration") if verdict.declarable else verdict.reason
             lines.append(st.bold(" Your groups") + f": {verdict.score} points · {state}")
             lines += self._group_rows([(g.cards, g.kind) for g in verdict.groups], wild)
-            if _shape(groups) != _shape(auto_groups(hint)):
-                lines.append(st.dim(" Best grouping (a): ") + self._hint_summary(hint, wild))
+            if _shape(groups) != _shape(hint_groups(advice)):
+                lines.append(st.dim(" Best grouping (a): ") + self._hint_summary(best, wild))
+                lines.append(" " + advice.summary)
         else:
             lines.append(
-                st.dim(" Best grouping (hint; a to use it): ") + self._hint_summary(hint, wild)
+                st.dim(" Best grouping (hint; a to use it): ") + self._hint_summary(best, wild)
             )
-            rows = list(zip(hint.groups, hint.kinds, strict=True))
-            if hint.leftover:
-                rows.append((sorted(hint.leftover, key=sort_key), Kind.INVALID))
-            lines += self._group_rows(rows, wild)
+            lines += self._hint_rows(advice, wild)
+            lines.append(" " + advice.summary)
         return "\n".join(lines)
+
+    def _hint_rows(self, advice: Hint, wild: str | None) -> list[str]:
+        """The hint's groups with their words: melds dim, near melds and loose cards plain."""
+        st = self.style
+        out = []
+        for group in advice.groups:
+            text = st.cards(group.cards, wild)
+            label = group.label if group.role is not Role.MELD else st.dim(group.label)
+            out.append("   " + pad(text, 30) + "  " + label)
+        return out
 
     def _hint_summary(self, hint: Arrangement, wild: str | None) -> str:
         text = f"{hint.penalty} points"

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from rummyhall.cards import parse
-from rummyhall.melds import arrange
+from rummyhall.melds import arrange, hint
 
 ROOM = "indian13-classic-points-1-2p"
 PROFILE = "indian13/classic"
@@ -452,6 +452,18 @@ def test_keyboard_shortcuts_and_the_open_cards(
         assert hand_groups(page) == [*groups[:-1], [*groups[-1], drawn]]
     else:
         assert hand_groups(page) == [*groups, [drawn]]
+
+    # Auto-arrange lays the hand out as the hint says: labelled groups, the discard last, and a
+    # line with the distance to a declaration.
+    held = flat(hand_groups(page))
+    advice = hint([parse(c) for c in held], joker=parse(cut), profile=PROFILE)
+    page.get_by_test_id("action-arrange").click()
+    hint_line = page.get_by_test_id("hint-line")
+    hint_line.wait_for()
+    assert hint_line.inner_text() == advice.summary
+    assert hand_groups(page) == [[str(c) for c in g.cards] for g in advice.groups]
+    words = page.locator('[data-testid="hand"] [data-testid="group-label"] .h13-kind')
+    assert words.all_inner_texts() == [g.label for g in advice.groups]
 
     # F with a card whose removal does not leave a complete hand: asked first, then kept.
     held = flat(hand_groups(page))

@@ -1,10 +1,12 @@
 """Meld kinds, rule profiles and the optimal-arrangement solver of the Indian-rummy family.
 
 ``arrange(hand, joker=..., profile=...)`` finds the best arrangement of a hand;
-``check(groups, joker=..., profile=...)`` judges a player's own grouping.
-docs/melds.md defines both.
+``check(groups, joker=..., profile=...)`` judges a player's own grouping;
+``hint(hand, joker=..., profile=...)`` is the best partial arrangement for a beginner.
+docs/melds.md defines all three.
 """
 
+from rummyhall.melds.hints import Hint, HintGroup, Role, hint
 from rummyhall.melds.kinds import Group, Kind, Verdict, check, classify
 from rummyhall.melds.profiles import (
     INDIAN13_CLASSIC,
@@ -24,12 +26,16 @@ __all__ = [
     "PROFILES",
     "Arrangement",
     "Group",
+    "Hint",
+    "HintGroup",
     "Kind",
     "Profile",
+    "Role",
     "Verdict",
     "Wilds",
     "arrange",
     "check",
     "classify",
     "get_profile",
+    "hint",
 ]

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
 from rummyhall.economy import ledger
 from rummyhall.games.protocol import Deal, GameError, game_class
-from rummyhall.melds import Wilds, arrange, check, get_profile
+from rummyhall.melds import Arrangement, Hint, Wilds, arrange, check, get_profile, hint
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.settings import Settings
@@ -359,8 +359,16 @@ async def arrange_hand(body: ArrangeRequest) -> JSON:
         raise RoomError("invalid_cards", str(error)) from error
     if not 13 <= len(cards) <= 22:
         raise RoomError("invalid_cards", "a hand has 13 to 22 cards")
-    try:
+
+    def solve() -> tuple[Arrangement, Hint]:
         best = arrange(cards, joker=joker, profile=body.profile)
+        return best, hint(cards, joker=joker, profile=body.profile)
+
+    try:
+        # A hint is bounded but may still take milliseconds on a Marriage hand: off the event
+        # loop, so one slow hand never stalls the other tables. (Pure functions; their caches
+        # are plain dicts, safe to share between threads under the GIL.)
+        best, advice = await asyncio.to_thread(solve)
     except ValueError as error:
         raise RoomError("bad_request", str(error)) from error
     return {
@@ -370,6 +378,23 @@ async def arrange_hand(body: ArrangeRequest) -> JSON:
         "penalty": best.penalty,
         "declarable": best.declarable,
         "discard": None if best.discard is None else str(best.discard),
+        # The beginner's view (docs/melds.md, "Hints"): every card in a labelled group.
+        "hint": {
+            "groups": [
+                {
+                    "cards": [str(card) for card in group.cards],
+                    "role": str(group.role.value),
+                    "kind": str(group.kind.value),
+                    "label": group.label,
+                    "needs": [str(card) for card in group.needs],
+                }
+                for group in advice.groups
+            ],
+            "distance": advice.distance,
+            "discard": None if advice.discard is None else str(advice.discard),
+            "reason": advice.reason,
+            "summary": advice.summary,
+        },
     }
 
 

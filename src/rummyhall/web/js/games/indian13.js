@@ -17,7 +17,7 @@
 //                first), action-last-result (the last deal's result again), turn-info
 //   above yours: declared-groups (a declarer's groups, while the others show)
 //   your area:   hand / group / group-label / hand-card / group-new (see indian13/hand.js),
-//                hand-score (data-score), declarable (data-declarable), action-sort,
+//                hand-score (data-score), declarable (data-declarable), hint-line, action-sort,
 //                action-arrange, action-drop (data-cost), action-discard, action-declare,
 //                action-new-group, action-show, action-rejoin, show-banner, show-timer
 //   seats:       seat-mark-<n> (inside the shell's seat slot: dropped, won, out...; data-status,
@@ -70,6 +70,7 @@ export function createView(ctx) {
     check: null,
     checkCache: new Map(),
     checkSeq: 0,
+    hint: null, // the last auto-arrange hint: {key (its groups), labels, summary}
     busy: false,
     groupTimer: null,
     result: null, // {data, element, shownAt, dismissed}
@@ -129,6 +130,8 @@ export function createView(ctx) {
   const showBanner = el('div', { class: 'h13-show-banner', 'data-testid': 'show-banner', hidden: true, role: 'status' },
     showText, showTimer, showButton);
   const outNote = el('div', { class: 'h13-out', hidden: true });
+  // The auto-arrange hint (distance to a declaration, what to throw), while its groups stand.
+  const hintLine = el('div', { class: 'h13-hint', 'data-testid': 'hint-line', hidden: true, role: 'status' });
   const handHost = el('div', { class: 'h13-hand-host' });
   const liveNote = el('div', { class: 'visually-hidden sr-only', 'aria-live': 'polite' });
   const area = el('div', { class: 'h13-mine' },
@@ -137,6 +140,7 @@ export function createView(ctx) {
       toolsBox),
     showBanner,
     outNote,
+    hintLine,
     handHost,
     el('div', { class: 'h13-actions' }, newGroupButton, discardButton, declareButton, rejoinButton),
     liveNote);
@@ -259,6 +263,7 @@ export function createView(ctx) {
     const handNow = view.hand || [];
     if (key !== st.key) {
       st.key = key;
+      st.hint = null;
       st.selected = null;
       st.place = null;
       st.fresh = new Set();
@@ -349,17 +354,24 @@ export function createView(ctx) {
         joker: st.view.cut,
         profile: `indian13/${st.view.profile}`,
       });
-      const groups = [...answer.groups];
-      if (answer.leftover.length) groups.push([...answer.leftover]);
-      // With a drawn card in hand the solver sets aside the card it would throw: reconcile
-      // puts it in a group of its own at the end.
+      const advice = answer.hint;
+      let groups;
+      if (advice) {
+        // The hint's groups: melds, near melds, pairs, loose cards and the discard, labelled.
+        groups = reconcile(advice.groups.map((g) => [...g.cards]), st.hand);
+        st.hint = { key: JSON.stringify(groups), labels: advice.groups.map((g) => g.label), summary: advice.summary };
+      } else {
+        groups = [...answer.groups];
+        if (answer.leftover.length) groups.push([...answer.leftover]);
+        // With a drawn card in hand the solver sets aside the card it would throw: reconcile
+        // puts it in a group of its own at the end.
+        groups = reconcile(groups, st.hand);
+        st.hint = null;
+      }
       st.selected = null;
       st.untouched = [];
-      setGroups(reconcile(groups, st.hand));
-      say('Cards arranged by the solver.');
-      if (answer.discard && myTurn() && st.view.drawn) {
-        ui.toast(`Tip: the solver would throw the ${cards.cardLabel(answer.discard)}.`, 'info');
-      }
+      setGroups(groups);
+      say(advice ? advice.summary : 'Cards arranged by the solver.');
     } catch (error) {
       ui.toast(ctx.explain ? ctx.explain(error.code, error.message) : String(error.message), 'error');
     }
@@ -690,11 +702,16 @@ export function createView(ctx) {
     const card = selectedCard();
     const waiting = !st.check || JSON.stringify(st.check.groups.map((g) => g.cards)) !== JSON.stringify(st.groups);
     // Labels: only when they belong to these very groups.
+    // While the auto-arrange hint's groups stand, they carry its words ("Near run (needs 7♥)").
+    const hinted = Boolean(st.hint) && JSON.stringify(st.groups) === st.hint.key;
     const labels = st.groups.map((group, g) => {
       const label = st.labels[g];
-      if (!label || waiting) return {};
-      return label;
+      const text = hinted ? st.hint.labels[g] : undefined;
+      if (!label || waiting) return text ? { text } : {};
+      return text ? { ...label, text } : label;
     });
+    hintLine.hidden = !hinted || !st.hand.length;
+    hintLine.textContent = hinted ? st.hint.summary : '';
     const lastGroup = st.groups.length - 1;
     hand.render(st.groups, {
       labels,

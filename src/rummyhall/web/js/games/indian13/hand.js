@@ -15,7 +15,8 @@
 //   opts.onKey(key, pos)      'discard' or 'declare' asked from the keyboard
 //   opts.onDropOut(pos, target) a card was dropped on an outside target (open pile, finish slot)
 //   opts.outsideTarget(x, y)  -> {el, cls, kind} of an outside target under the pointer, or null
-// state: {labels: [{text, kind, points}] per group, selected: pos|null, wild: rank, fresh: Set
+// state: {labels: [{text, kind, points}] per group (text, when given, is shown instead of the
+//         kind's name), selected: pos|null, wild: rank, fresh: Set
 //         of "g:i" positions to mark as new, newGroup: index of the "new cards" group or -1,
 //         disabled: bool}
 //
@@ -206,7 +207,7 @@ export function createHand(root, opts) {
       box.dataset.new = isNew ? 'true' : 'false';
       box.classList.toggle('h13-newcards', isNew);
       box.setAttribute('role', 'group');
-      const words = label.kind ? kindWords(label.kind) : 'Checking…';
+      const words = label.text || (label.kind ? kindWords(label.kind) : 'Checking…');
       box.setAttribute('aria-label', `Group ${g + 1}${isNew ? ' (new cards)' : ''}: ${words}`);
       const tag = document.createElement('div');
       tag.className = 'h13-group-label';
