@@ -464,6 +464,7 @@ def test_keyboard_shortcuts_and_the_open_cards(
     assert hand_groups(page) == [[str(c) for c in g.cards] for g in advice.groups]
     words = page.locator('[data-testid="hand"] [data-testid="group-label"] .h13-kind')
     assert words.all_inner_texts() == [g.label for g in advice.groups]
+    screenshot(page, "indian13-hint")
 
     # F with a card whose removal does not leave a complete hand: asked first, then kept.
     held = flat(hand_groups(page))

@@ -101,12 +101,16 @@ def test_leaving_mid_deal_names_the_cost(
         assert page_api(page, "POST", f"/api/tables/{table}/sit", {})["status"] == 200
         page.goto(f"/#/table/{table}")
         assert table_id(page) == table
-        page.wait_for_function(
-            """() => { const m = window.rummyhall.lastTableMessage;
-                return m && m.info.game_no >= 1 && (!m.info.playing
-                    || (m.view && m.view.phase === 'play' && m.view.turn === m.you)); }"""
-        )
-        if message(page)["info"]["playing"]:
+        # (This table's messages: the last one the page holds may still be the previous one's.)
+        state = page.wait_for_function(
+            """(table) => { const m = window.rummyhall.lastTableMessage;
+                if (!m || m.table !== table || m.info.game_no < 1) return null;
+                if (!m.info.playing) return 'over';
+                const ours = m.view && m.view.phase === 'play' && m.view.turn === m.you;
+                return ours ? 'turn' : null; }""",
+            arg=table,
+        ).json_value()
+        if state == "turn":
             break
         page.get_by_test_id("leave").click()
         expect(page.get_by_test_id("lobby")).to_be_visible()

@@ -451,6 +451,8 @@ class TableActor:
                 self._broadcast([Event("leaving", {"seat": seat})])
             return True
         await self._stand_up(seat, "left")
+        if self.humans() == 0:
+            await self._between_games()  # nobody left: the bots go too, the table closes
         return False
 
     async def set_auto_rebuy(self, account_id: int, on: bool) -> None:
