@@ -270,3 +270,31 @@ async def test_cookies_are_secure_when_the_origin_is_https(
     async with running(settings) as server, httpx.AsyncClient(base_url=server.url) as http:
         made = await http.post("/api/guest")
         assert ("secure" in made.headers["set-cookie"].lower()) is expected
+
+
+def test_buckets_refill_on_the_clock_and_stay_bounded() -> None:
+    from rummyhall.server.throttle import Buckets
+
+    clock = FakeClock()
+    buckets = Buckets(clock, per_minute=6, burst=2, max_keys=100)
+    assert [buckets.take("a"), buckets.take("a")] == [0, 0]
+    assert buckets.take("a") == 10_000  # one token every 10 s
+    assert buckets.retry_after("a") == 10_000 and buckets.retry_after("b") == 0
+    clock._now += 10_000  # (no timers involved: the buckets only read the time)
+    assert buckets.take("a") == 0 and buckets.take("a") > 0
+    for n in range(1_000):  # a flood of made-up keys, each spent
+        buckets.take(f"k{n}")
+    assert len(buckets) <= 100
+
+
+def test_an_ipv6_client_is_its_64() -> None:
+    from starlette.requests import Request
+
+    from rummyhall.server.api import client_key
+
+    def key(host: str) -> str:
+        return client_key(Request({"type": "http", "client": (host, 1), "headers": []}))
+
+    assert key("2001:db8:1:2:aaaa::1") == key("2001:db8:1:2:bbbb::2") == "2001:db8:1:2::/64"
+    assert key("::ffff:10.0.0.1") == "10.0.0.1"
+    assert key("10.0.0.1") == "10.0.0.1"

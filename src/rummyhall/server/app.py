@@ -85,10 +85,10 @@ class _Periodic:
 
     def __init__(self, clock: Clock, every_ms: int, job: Callable[[], Awaitable[None]]) -> None:
         self.clock = clock
-        self.every_ms = every_ms
         self.job = job
         self.task: asyncio.Task[None] | None = None
-        self.timer = clock.call_at(clock.now() + every_ms, self._fire)
+        self.every_ms = max(1_000, every_ms)  # never a busy loop of jobs, whatever is set
+        self.timer = clock.call_at(clock.now() + self.every_ms, self._fire)
 
     def _fire(self) -> None:
         if self.task is None or self.task.done():  # never two at once on a slow database
@@ -101,10 +101,13 @@ class _Periodic:
         except Exception:
             log.exception("periodic job failed; it runs again next time")
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         self.timer.cancel()
         if self.task is not None:
+            # Waited for: the database closes next, and the job must not outlive it.
             self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
 
 
 def _purge_sessions_periodically(db: Database, clock: Clock, every_ms: int) -> _Periodic:
@@ -140,7 +143,7 @@ def create_app(
         try:
             yield
         finally:
-            purging.stop()
+            await purging.stop()
             await hub.stop()
             await db.close()
             hash_pool.close()
