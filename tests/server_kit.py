@@ -43,6 +43,15 @@ def fast_settings(data_dir: Path, database_url: str, **changes: Any) -> Settings
         deal_ms=0,
         rate_per_second=10_000,
         rate_burst=10_000,
+        # Tests sign many clients in from one loopback address: the sign-in limits would refuse
+        # them (tests/test_server_auth.py sets them low on purpose).
+        login_client_per_minute=1_000_000,
+        login_client_burst=100_000,
+        login_account_per_minute=1_000_000,
+        login_account_burst=100_000,
+        signup_client_per_minute=1_000_000,
+        signup_client_burst=100_000,
+        hash_queue=100_000,
     )
     return replace(settings, **changes)
 
@@ -71,6 +80,10 @@ async def running(
         ws="websockets-sansio",
         ws_per_message_deflate=False,
         lifespan="on",
+        # A test speaks as several clients with X-Forwarded-For, trusted from loopback as from a
+        # reverse proxy on the same host (uvicorn's default, spelled out).
+        proxy_headers=True,
+        forwarded_allow_ips="127.0.0.1",
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
@@ -108,7 +121,9 @@ class ServerProcess:
             sys.executable, "-m", "rummyhall.cli", "serve", "--port", str(self.port),
             "--data-dir", str(self.data_dir), "--database", self.database_url,
             "--log-level", "warning", "--bot-wait", "0", "--bot-think-ms", "0",
-            "--next-game-ms", "0", "--deal-ms", "0", *extra,
+            "--next-game-ms", "0", "--deal-ms", "0",
+            # browser tests sign up and play as guests many times from one address
+            "--no-auth-limits", *extra,
         ]  # fmt: skip
         env = dict(os.environ)
         log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115 (kept open for the child)

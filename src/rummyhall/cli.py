@@ -724,7 +724,33 @@ def _add_server_commands(sub: Any) -> None:
     p.add_argument(
         "--origin", action="append", default=[], help="a public origin browsers use (repeatable)"
     )
-    p.add_argument("--secure-cookies", action="store_true", help="session cookies for HTTPS only")
+    p.add_argument(
+        "--secure-cookies", action=argparse.BooleanOptionalAction, default=None,
+        help="session cookies for HTTPS only (default: yes when an --origin is https)",
+    )  # fmt: skip
+    p.add_argument(
+        "--allowed-host", action="append", default=[],
+        help="a Host name the server answers besides localhost's, --host's and the --origin "
+        "hosts (repeatable; '*' for any)",
+    )  # fmt: skip
+    limits = p.add_argument_group("sign-in limits (per client address / per account name)")
+    for flag, kind, default, what in (
+        ("--login-client-per-minute", float, 10.0, "login attempts per client, on average"),
+        ("--login-client-burst", int, 20, "login attempts per client, in a burst"),
+        ("--login-account-per-minute", float, 1.0, "wrong passwords per account, on average"),
+        ("--login-account-burst", int, 10, "wrong passwords per account before it is locked"),
+        ("--signup-client-per-minute", float, 2.0, "new accounts/guests per client, on average"),
+        ("--signup-client-burst", int, 10, "new accounts/guests per client, in a burst"),
+        ("--hash-workers", int, 2, "threads checking passwords"),
+        ("--hash-queue", int, 32, "password checks that may wait (beyond: 503 busy)"),
+        ("--session-purge-ms", int, 3_600_000, "how often expired sessions are deleted"),
+    ):
+        # (the default is Settings' own, shown in the help; None here leaves it to Settings)
+        limits.add_argument(flag, type=kind, default=None, help=f"{what} (default {default})")
+    limits.add_argument(
+        "--no-auth-limits", action="store_true",
+        help="lift the sign-in limits (load and browser tests only, never on a network)",
+    )  # fmt: skip
     p.add_argument("--log-level", default="info")
     p.set_defaults(run=_cmd_serve)
 
@@ -763,6 +789,23 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         deal_ms=args.deal_ms,
         origins=tuple(args.origin),
         secure_cookies=args.secure_cookies,
+        allowed_hosts=tuple(args.allowed_host),
+        auth_limits=not args.no_auth_limits,
+        tuning={
+            name: getattr(args, name)
+            for name in (
+                "login_client_per_minute",
+                "login_client_burst",
+                "login_account_per_minute",
+                "login_account_burst",
+                "signup_client_per_minute",
+                "signup_client_burst",
+                "hash_workers",
+                "hash_queue",
+                "session_purge_ms",
+            )
+            if getattr(args, name) is not None
+        },
         log_level=args.log_level,
         out=out,
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
+import math
 import uuid
 from collections.abc import Mapping
 from typing import Annotated, Any
@@ -17,9 +19,11 @@ from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
 from rummyhall.economy import ledger
 from rummyhall.games.protocol import Deal, GameError, game_class
 from rummyhall.melds import Arrangement, Hint, Wilds, arrange, check, get_profile, hint
+from rummyhall.server.clock import Clock
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.settings import Settings
+from rummyhall.server.throttle import Buckets
 from rummyhall.server.wire import (
     ArrangeRequest,
     AutoRebuy,
@@ -27,12 +31,13 @@ from rummyhall.server.wire import (
     Credentials,
     Grant,
     NewTable,
+    PasswordChange,
     QuickSeat,
     SitRequest,
 )
 from rummyhall.store import accounts as store_accounts
 from rummyhall.store import tables as store_tables
-from rummyhall.store.accounts import Account
+from rummyhall.store.accounts import Account, AccountError, HashPool
 from rummyhall.store.database import Database
 
 JSON = dict[str, Any]
@@ -53,6 +58,81 @@ def _db(request: Request) -> Database:
 def _settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
+
+
+def _pool(request: Request) -> HashPool:
+    pool: HashPool = request.app.state.hash_pool
+    return pool
+
+
+# --- limits on signing in ------------------------------------------------------------------------
+
+
+class AuthLimits:
+    """The token buckets in front of login, register and guest (issue 15: 200 parallel wrong
+    logins stalled everyone): per client address for each kind of call, and per account name for
+    wrong passwords, which locks an account under attack for a while."""
+
+    def __init__(self, settings: Settings, clock: Clock) -> None:
+        self.login_client = Buckets(
+            clock, per_minute=settings.login_client_per_minute, burst=settings.login_client_burst
+        )
+        self.signup_client = Buckets(
+            clock, per_minute=settings.signup_client_per_minute, burst=settings.signup_client_burst
+        )
+        self.login_account = Buckets(
+            clock,
+            per_minute=settings.login_account_per_minute,
+            burst=settings.login_account_burst,
+        )
+
+
+def _limits(request: Request) -> AuthLimits:
+    limits: AuthLimits = request.app.state.auth_limits
+    return limits
+
+
+def client_key(request: Request) -> str:
+    """Who is asking, for the limits: the peer's address (uvicorn puts a trusted local proxy's
+    X-Forwarded-For there). An IPv6 client is its /64: one host is handed a whole /64, and
+    counting its addresses one by one would hand it 2^64 allowances."""
+    host = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def _limited(wait_ms: int, what: str) -> RoomError:
+    seconds = max(1, math.ceil(wait_ms / 1000))
+    return RoomError("rate_limited", f"{what}; try again in {seconds} s", 429, retry_after=seconds)
+
+
+def _login_allowed(request: Request, name: str) -> None:
+    """Spend one of the client's login attempts, and refuse a locked account (before any
+    password is checked: refusals cost no Argon2 work)."""
+    limits = _limits(request)
+    wait = limits.login_client.take(client_key(request))
+    if wait:
+        raise _limited(wait, "too many sign-in attempts from here")
+    wait = limits.login_account.retry_after(name.lower())
+    if wait:
+        raise _limited(wait, "too many wrong passwords for this account")
+
+
+def _wrong_password(request: Request, name: str) -> None:
+    _limits(request).login_account.take(name.lower())
+
+
+def _signup_allowed(request: Request) -> None:
+    wait = _limits(request).signup_client.take(client_key(request))
+    if wait:
+        raise _limited(wait, "too many new accounts from here")
 
 
 async def current_account(request: Request) -> Account:
@@ -87,8 +167,13 @@ async def _sign_in(
     session: AsyncSession, request: Request, response: Response, account: Account
 ) -> JSON:
     """Open a login session for ``account`` (in the caller's transaction: a new account and its
-    first session are one commit) and set its cookie."""
+    first session are one commit) and set its cookie. The session the browser had is ended: a
+    new token on every sign-in, so a token planted or seen before it (session fixation) is
+    worth nothing afterwards."""
     settings = _settings(request)
+    old = request.cookies.get(settings.cookie_name)
+    if old:
+        await store_accounts.end_session(session, old)
     token = await store_accounts.create_session(session, account.id)
     me = await _me_json(session, account)
     response.set_cookie(
@@ -97,7 +182,7 @@ async def _sign_in(
         max_age=30 * 24 * 3600,
         httponly=True,
         samesite="lax",
-        secure=settings.cookie_secure,
+        secure=settings.secure_cookies,
         path="/",
     )
     return me
@@ -109,25 +194,62 @@ async def _sign_in(
 @router.post("/register", status_code=201)
 async def register(body: Credentials, request: Request, response: Response) -> JSON:
     """Create an account (with starting chips) and sign in."""
+    _signup_allowed(request)
     async with _db(request).transaction() as session:
         account = await store_accounts.register(
-            session, body.name, body.password, chips=_settings(request).starting_chips
+            session,
+            body.name,
+            body.password,
+            chips=_settings(request).starting_chips,
+            pool=_pool(request),
         )
         return await _sign_in(session, request, response, account)
 
 
 @router.post("/login")
 async def login(body: Credentials, request: Request, response: Response) -> JSON:
+    _login_allowed(request, body.name)
     # A read session: the slow password check must not hold up the writers.
-    async with _db(request).read() as session:
-        account = await store_accounts.authenticate(session, body.name, body.password)
+    try:
+        async with _db(request).read() as session:
+            account = await store_accounts.authenticate(
+                session, body.name, body.password, pool=_pool(request)
+            )
+    except AccountError as error:
+        if error.code == "bad_login":
+            _wrong_password(request, body.name)
+        raise
     async with _db(request).transaction() as session:
         return await _sign_in(session, request, response, account)
+
+
+@router.post("/password")
+async def change_password(body: PasswordChange, account: Me, request: Request) -> JSON:
+    """A new password, given the current one; every other session of the account ends (whoever
+    knew the old password is signed out), this one goes on."""
+    _login_allowed(request, account.name)  # the old password must not be guessable here either
+    store_accounts.check_password(body.new)
+    pool = _pool(request)
+    # The slow parts (check the old, hash the new) hold no lock; then one short write.
+    try:
+        async with _db(request).read() as session:
+            await store_accounts.check_account_password(session, account.id, body.old, pool=pool)
+    except AccountError as error:
+        if error.code == "bad_login":
+            _wrong_password(request, account.name)
+        raise
+    password_hash = await store_accounts.hash_password(body.new, pool=pool)
+    keep = request.cookies.get(_settings(request).cookie_name)
+    async with _db(request).transaction() as session:
+        await store_accounts.set_password_hash(session, account.id, password_hash)
+        ended = await store_accounts.end_other_sessions(session, account.id, keep)
+    return {"ok": True, "ended_sessions": ended}
 
 
 @router.post("/guest", status_code=201)
 async def guest(request: Request, response: Response) -> JSON:
     """Play without registering: a guest account with starting chips."""
+    _signup_allowed(request)
     async with _db(request).transaction() as session:
         account = await store_accounts.create_guest(
             session, chips=_settings(request).starting_chips
@@ -449,9 +571,13 @@ async def check_groups(body: CheckRequest) -> JSON:
 
 
 def _admin(request: Request, authorization: Annotated[str | None, Header()] = None) -> None:
-    token: str = request.app.state.admin_token
+    check_admin(request.app.state.admin_token, authorization)
+
+
+def check_admin(token: str, authorization: str | None) -> None:
+    """403 ``forbidden`` unless ``Authorization: Bearer <the operator's token>``."""
     given = (authorization or "").removeprefix("Bearer ").strip()
-    if not given or not hmac.compare_digest(given, token):
+    if not given or not hmac.compare_digest(given.encode(), token.encode()):
         raise RoomError("forbidden", "an administrator token is needed", 403)
 
 

@@ -9,15 +9,17 @@ import io
 import logging
 import secrets
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Annotated
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import Scope
 
 from rummyhall.economy.ledger import InsufficientChips
@@ -30,7 +32,8 @@ from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.metrics import Metrics
 from rummyhall.server.settings import Settings
-from rummyhall.store.accounts import AccountError
+from rummyhall.store import accounts as store_accounts
+from rummyhall.store.accounts import AccountError, HashPool, HashPoolBusy
 from rummyhall.store.database import Database
 
 log = logging.getLogger(__name__)
@@ -77,26 +80,73 @@ def _dump_tasks_on_signal() -> None:
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, dump)
 
 
+class _Periodic:
+    """A job run every ``every_ms`` on the server's clock (so tests drive it with a fake one)."""
+
+    def __init__(self, clock: Clock, every_ms: int, job: Callable[[], Awaitable[None]]) -> None:
+        self.clock = clock
+        self.job = job
+        self.task: asyncio.Task[None] | None = None
+        self.every_ms = max(1_000, every_ms)  # never a busy loop of jobs, whatever is set
+        self.timer = clock.call_at(clock.now() + self.every_ms, self._fire)
+
+    def _fire(self) -> None:
+        if self.task is None or self.task.done():  # never two at once on a slow database
+            self.task = asyncio.create_task(self._run())
+        self.timer = self.clock.call_at(self.clock.now() + self.every_ms, self._fire)
+
+    async def _run(self) -> None:
+        try:
+            await self.job()
+        except Exception:
+            log.exception("periodic job failed; it runs again next time")
+
+    async def stop(self) -> None:
+        self.timer.cancel()
+        if self.task is not None:
+            # Waited for: the database closes next, and the job must not outlive it.
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+
+def _purge_sessions_periodically(db: Database, clock: Clock, every_ms: int) -> _Periodic:
+    """Expired sessions are useless (they no longer sign anyone in) but would pile up forever."""
+
+    async def purge() -> None:
+        async with db.transaction() as session:
+            purged = await store_accounts.purge_sessions(session)
+        if purged:
+            log.info("purged %d expired sessions", purged)
+
+    return _Periodic(clock, every_ms, purge)
+
+
 def create_app(
     settings: Settings, *, clock: Clock | None = None, rooms: Rooms | None = None
 ) -> FastAPI:
     load_all()
     metrics = Metrics()
+    clock = clock or SystemClock()
+    hash_pool = HashPool(settings.hash_workers, settings.hash_queue)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = await Database.open(settings.database_url)
-        hub = Hub(db, settings, clock or SystemClock(), rooms or Rooms(default_rooms()), metrics)
+        hub = Hub(db, settings, clock, rooms or Rooms(default_rooms()), metrics)
         app.state.db = db
         app.state.hub = hub
         app.state.admin_token = admin_token(settings.data_dir)
         await hub.start()
+        purging = _purge_sessions_periodically(db, clock, settings.session_purge_ms)
         _dump_tasks_on_signal()
         try:
             yield
         finally:
+            await purging.stop()
             await hub.stop()
             await db.close()
+            hash_pool.close()
 
     # FastAPI's own /docs loads Swagger UI from a CDN and is blank offline; FastAPIOffline makes
     # the same app with /docs on local files. ReDoc is left out: /docs is the one API page.
@@ -111,6 +161,12 @@ def create_app(
     )
     app.state.settings = settings
     app.state.metrics = metrics
+    app.state.hash_pool = hash_pool
+    app.state.auth_limits = api.AuthLimits(settings, clock)
+    if "*" not in settings.allowed_hosts:
+        # A Host header we do not serve is refused (400) before any route: DNS rebinding (a page
+        # on evil.example whose name points at 127.0.0.1) cannot talk to the room as its own site.
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.trusted_hosts)
     app.include_router(api.router)
     app.include_router(ws.router)
 
@@ -120,7 +176,18 @@ def create_app(
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, error: RoomError) -> JSONResponse:
-        return _error(error.status, error.code, error.message)
+        response = _error(error.status, error.code, error.message)
+        if error.retry_after is not None:
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
+
+    @app.exception_handler(HashPoolBusy)
+    async def hash_pool_busy(request: Request, error: HashPoolBusy) -> JSONResponse:
+        # Refused at once rather than queued: the passwords being checked finish in well under a
+        # second, so a second later there is room again.
+        response = _error(503, "busy", "too many sign-ins at once; try again in a moment")
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.exception_handler(GameError)
     async def game_error(request: Request, error: GameError) -> JSONResponse:
@@ -147,7 +214,10 @@ def create_app(
         return {"ok": True, "tables": len(hub.tables)}
 
     @app.get("/metrics", include_in_schema=False)
-    async def prometheus() -> Response:
+    async def prometheus(authorization: Annotated[str | None, Header()] = None) -> Response:
+        # The operator's only: the numbers tell an outsider how busy the room is and which
+        # errors it sends. Prometheus sends the token with `authorization: {credentials_file}`.
+        api.check_admin(app.state.admin_token, authorization)
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
     if WEB.is_dir():

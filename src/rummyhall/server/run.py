@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -49,6 +50,19 @@ def configure_logging(level: str) -> dict[str, Any]:
     }
 
 
+UNLIMITED_SIGN_IN: dict[str, Any] = {
+    "login_client_per_minute": 1e9,
+    "login_client_burst": 10**9,
+    "login_account_per_minute": 1e9,
+    "login_account_burst": 10**9,
+    "signup_client_per_minute": 1e9,
+    "signup_client_burst": 10**9,
+    "hash_queue": 10**6,
+}
+"""The sign-in limits lifted (``rummyhall serve --no-auth-limits``): for load and browser tests,
+never for a room on a network."""
+
+
 def _range(text: str) -> tuple[int, int]:
     low, _, high = text.partition("-")
     return (int(low), int(high or low))
@@ -67,16 +81,23 @@ def serve(
     away_grace_ms: int = 20_000,
     deal_ms: int = 1500,
     origins: tuple[str, ...] = (),
-    secure_cookies: bool = False,
+    secure_cookies: bool | None = None,
+    allowed_hosts: tuple[str, ...] = (),
+    auth_limits: bool = True,
+    tuning: Mapping[str, Any] | None = None,
     log_level: str,
     out: TextIO,
 ) -> int:
+    """Run the server. ``tuning``: more :class:`Settings` fields by name (the sign-in limits,
+    the password pool, the session purge); ``auth_limits=False`` lifts the sign-in limits (load
+    tests and browser tests sign many clients in from one address)."""
+    import dataclasses
     import gc
 
     import uvicorn
 
     from rummyhall.server.app import create_app
-    from rummyhall.server.settings import Settings
+    from rummyhall.server.settings import LOCAL_HOSTS, Settings
     from rummyhall.store.database import default_url
 
     settings = Settings(
@@ -90,7 +111,17 @@ def serve(
         deal_ms=deal_ms,
         allowed_origins=origins,
         cookie_secure=secure_cookies,
+        # The names this server is reached by: localhost's, the address it listens on (unless
+        # that is every interface) and the --allowed-host names; --origin hosts come on top.
+        allowed_hosts=(
+            *LOCAL_HOSTS,
+            *((host,) if host not in ("0.0.0.0", "::", "") else ()),
+            *allowed_hosts,
+        ),
+        **dict(tuning or {}),
     )
+    if not auth_limits:
+        settings = dataclasses.replace(settings, **UNLIMITED_SIGN_IN)
     # A busy room holds many long-lived objects (connections, games, views). With the default
     # thresholds the cycle collector runs every 700 allocations and its older generations walk all
     # of them, stalling every table at once; the room makes few reference cycles, so collecting
@@ -105,6 +136,8 @@ def serve(
         f"  (data: {data_dir}, database: {settings.database_url})",
         file=out,
     )
+    if "*" not in settings.allowed_hosts:
+        print(f"answering for hosts: {', '.join(settings.trusted_hosts)}", file=out)
     uvicorn.run(
         create_app(settings),
         host=host,

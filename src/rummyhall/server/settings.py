@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""The names of this machine that are always served."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +33,13 @@ class Settings:
     deal_ms: int = 1_500
     """The pause between a deal's commitment and the deal (the next deal of a pool)."""
     cookie_name: str = "rummyhall_session"
-    cookie_secure: bool = False
+    cookie_secure: bool | None = None
+    """Session cookies only over HTTPS (``Secure``). None: yes when an allowed origin is
+    https (the room is served behind TLS), else no; ``--secure-cookies`` / ``--no-secure-cookies``
+    decide it either way."""
+    allowed_hosts: tuple[str, ...] = LOCAL_HOSTS
+    """Host header values the server answers (a guard against DNS rebinding and forged links);
+    the hosts of ``allowed_origins`` are added. ``"*"`` allows any."""
     max_message_bytes: int = 8_192
     rate_per_second: float = 20.0
     """Messages a connection may send per second on average..."""
@@ -38,5 +48,42 @@ class Settings:
     outbox_limit: int = 256
     """Messages queued for a connection that does not read them before it is dropped."""
     starting_chips: int = 10_000
+    # Signing in (issue 15): every number is per client address (the connecting peer, or the
+    # X-Forwarded-For of a trusted local proxy) or per account name, as token buckets.
+    login_client_per_minute: float = 10.0
+    """Login attempts a client address may make per minute on average..."""
+    login_client_burst: int = 20
+    """... and in a burst."""
+    login_account_per_minute: float = 1.0
+    """Wrong passwords an account name takes per minute on average: past the burst the account
+    is locked (every login to it refused, right password or not) until the bucket refills..."""
+    login_account_burst: int = 10
+    """... and the wrong passwords it takes before that."""
+    signup_client_per_minute: float = 2.0
+    """Accounts (registrations and guests) a client address may make per minute on average..."""
+    signup_client_burst: int = 10
+    """... and in a burst."""
+    hash_workers: int = 2
+    """Threads that hash and check passwords (Argon2 takes a core each while it runs)."""
+    hash_queue: int = 32
+    """Password checks that may wait for a thread; beyond that the answer is ``busy`` at once."""
+    session_purge_ms: int = 3_600_000
+    """How often expired login sessions are deleted."""
     commit_batch: int = 256
     """The most log entries the writer commits in one database transaction."""
+
+    @property
+    def secure_cookies(self) -> bool:
+        if self.cookie_secure is not None:
+            return self.cookie_secure
+        return any(origin.lower().startswith("https://") for origin in self.allowed_origins)
+
+    @property
+    def trusted_hosts(self) -> list[str]:
+        """:attr:`allowed_hosts` and the hosts of :attr:`allowed_origins`."""
+        hosts = list(self.allowed_hosts)
+        for origin in self.allowed_origins:
+            host = urlsplit(origin).hostname
+            if host and host not in hosts:
+                hosts.append(host)
+        return hosts

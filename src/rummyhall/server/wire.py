@@ -72,6 +72,11 @@ class Credentials(_Message):
     password: Annotated[str, Field(max_length=200)]
 
 
+class PasswordChange(_Message):
+    old: Annotated[str, Field(max_length=200)]
+    new: Annotated[str, Field(max_length=200)]
+
+
 class NewTable(_Message):
     room: str
     private: bool = False

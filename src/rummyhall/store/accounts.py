@@ -1,8 +1,10 @@
 """Accounts (players, guests, bots), passwords and login sessions.
 
 Passwords are hashed with Argon2id. Hashing is deliberately slow (tens of milliseconds), so it
-runs in a worker thread and, when registering, before the first SQL statement: on SQLite the
-write lock is only taken then, so other writers do not wait for the hash.
+runs in a small pool of worker threads (:class:`HashPool`) and, when registering, before the first
+SQL statement: on SQLite the write lock is only taken then, so other writers do not wait for the
+hash. The pool has a queue limit: a flood of logins is refused (:class:`HashPoolBusy`) instead of
+queueing without end and taking the cores from the event loop that serves the tables.
 
 Session tokens are random and opaque; the database keeps only their SHA-256, so a copy of the
 database does not let anyone log in.
@@ -14,17 +16,23 @@ import asyncio
 import hashlib
 import re
 import secrets
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy.ledger import MINT, player_account, transfer
 from rummyhall.store.models import AccountModel, SessionModel, utcnow
+
+_T = TypeVar("_T")
 
 STARTING_CHIPS = 10_000
 """The chips a new account (player, guest or bot) gets from the mint."""
@@ -86,12 +94,71 @@ def password_hasher() -> PasswordHasher:
     return _hasher
 
 
-async def hash_password(password: str) -> str:
+class HashPoolBusy(Exception):
+    """The password pool's queue is full: try again in a moment (the server answers ``busy``)."""
+
+
+class HashPool:
+    """A few worker threads for Argon2, with a queue limit.
+
+    asyncio's default executor has many threads and an unbounded queue: 200 parallel wrong logins
+    kept every core hashing and the event loop (every table, /healthz) waited its turn. Here at
+    most ``workers`` hashes run at once, at most ``queue`` more wait, and work beyond that is
+    refused at once with :class:`HashPoolBusy`."""
+
+    def __init__(self, workers: int = 2, queue: int = 32) -> None:
+        self.workers = max(1, workers)
+        self.queue = max(0, queue)
+        self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="rummyhall-argon2")
+        # Counted until the thread finishes the job, not until its caller stops waiting: a
+        # cancelled request (the client hung up) leaves its hash running, and it still takes a core.
+        self._pending = 0
+        self._lock = threading.Lock()
+
+    @property
+    def pending(self) -> int:
+        """Jobs running or waiting."""
+        return self._pending
+
+    async def run(self, work: Callable[[], _T]) -> _T:
+        with self._lock:
+            if self._pending >= self.workers + self.queue:
+                raise HashPoolBusy("too many password checks at once")
+            self._pending += 1
+        try:
+            future = self._executor.submit(work)
+        except BaseException:
+            self._done()
+            raise
+        future.add_done_callback(lambda _: self._done())
+        return await asyncio.wrap_future(future)
+
+    def _done(self) -> None:
+        with self._lock:
+            self._pending -= 1
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+_default_pool: HashPool | None = None
+
+
+def default_pool() -> HashPool:
+    """The pool for callers that bring none (the command line, store tests); the server passes
+    its own, sized by its settings."""
+    global _default_pool  # noqa: PLW0603 (created on first use, one per process)
+    if _default_pool is None:
+        _default_pool = HashPool()
+    return _default_pool
+
+
+async def hash_password(password: str, *, pool: HashPool | None = None) -> str:
     hasher = _hasher
-    return await asyncio.to_thread(hasher.hash, password)
+    return await (pool or default_pool()).run(lambda: hasher.hash(password))
 
 
-async def _verify(password_hash: str, password: str) -> bool:
+async def _verify(password_hash: str, password: str, pool: HashPool | None) -> bool:
     hasher = _hasher
 
     def verify() -> bool:
@@ -100,7 +167,7 @@ async def _verify(password_hash: str, password: str) -> bool:
         except (VerificationError, InvalidHashError):
             return False
 
-    return await asyncio.to_thread(verify)
+    return await (pool or default_pool()).run(verify)
 
 
 # --- registration -----------------------------------------------------------------------------
@@ -122,7 +189,12 @@ def check_password(password: str) -> None:
 
 
 async def register(
-    session: AsyncSession, name: str, password: str, *, chips: int = STARTING_CHIPS
+    session: AsyncSession,
+    name: str,
+    password: str,
+    *,
+    chips: int = STARTING_CHIPS,
+    pool: HashPool | None = None,
 ) -> Account:
     """A new player account with ``chips`` from the mint (ledger key ``signup:<id>``).
     Raises AccountError ``bad_name``, ``weak_password`` or ``name_taken``."""
@@ -131,7 +203,7 @@ async def register(
         raise AccountError("bad_name", f"names starting with {GUEST_PREFIX!r} are for guests")
     check_password(password)
     # Hash first: the transaction (and on SQLite the write lock) starts at the first statement.
-    password_hash = await hash_password(password)
+    password_hash = await hash_password(password, pool=pool)
     if await find_account(session, name) is not None:
         raise AccountError("name_taken", f"the name {name!r} is taken")
     return await _create(session, name, password_hash=password_hash, chips=chips)
@@ -217,7 +289,9 @@ async def list_bots(session: AsyncSession) -> list[Account]:
     return [_account(row) for row in rows]
 
 
-async def authenticate(session: AsyncSession, name: str, password: str) -> Account:
+async def authenticate(
+    session: AsyncSession, name: str, password: str, *, pool: HashPool | None = None
+) -> Account:
     """The account if ``password`` is right; AccountError ``bad_login`` otherwise (the same
     error, and about the same time, whether the name or the password was wrong).
 
@@ -232,22 +306,27 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> Accou
     if row is None or row.password_hash is None:
         # Spend the time a real check takes, so that timing does not reveal which names exist.
         if _dummy_hash is None:
-            _dummy_hash = await hash_password(secrets.token_hex(8))
-        await _verify(_dummy_hash, "not the password")
+            _dummy_hash = await hash_password(secrets.token_hex(8), pool=pool)
+        await _verify(_dummy_hash, "not the password", pool)
         raise AccountError("bad_login", "wrong name or password")
-    if not await _verify(row.password_hash, password):
+    if not await _verify(row.password_hash, password, pool):
         raise AccountError("bad_login", "wrong name or password")
     if session.info.get("rummyhall_mode") != "read" and _hasher.check_needs_rehash(
         row.password_hash
     ):
         # Parameters changed since this hash was made: upgrade it while we know the password.
-        row.password_hash = await hash_password(password)
+        row.password_hash = await hash_password(password, pool=pool)
         await session.flush()
     return _account(row)
 
 
 async def change_password(
-    session: AsyncSession, account_id: int, old_password: str, new_password: str
+    session: AsyncSession,
+    account_id: int,
+    old_password: str,
+    new_password: str,
+    *,
+    pool: HashPool | None = None,
 ) -> None:
     """Set a new password after checking the old one (``bad_login``, ``weak_password``)."""
     check_password(new_password)
@@ -255,10 +334,35 @@ async def change_password(
     if (
         row is None
         or row.password_hash is None
-        or not await _verify(row.password_hash, old_password)
+        or not isinstance(old_password, str)
+        or not await _verify(row.password_hash, old_password, pool)
     ):
         raise AccountError("bad_login", "wrong password")
-    row.password_hash = await hash_password(new_password)
+    row.password_hash = await hash_password(new_password, pool=pool)
+    await session.flush()
+
+
+async def check_account_password(
+    session: AsyncSession, account_id: int, password: str, *, pool: HashPool | None = None
+) -> None:
+    """AccountError ``bad_login`` unless ``password`` is the account's (a guest's or a bot's has
+    none). Meant for a ``db.read()`` session: the slow check holds no lock."""
+    row = await session.get(AccountModel, account_id)
+    if (
+        row is None
+        or row.password_hash is None
+        or not isinstance(password, str)
+        or not await _verify(row.password_hash, password, pool)
+    ):
+        raise AccountError("bad_login", "wrong password")
+
+
+async def set_password_hash(session: AsyncSession, account_id: int, password_hash: str) -> None:
+    """Store a hash made by :func:`hash_password` (hash first, then take the write lock)."""
+    row = await session.get(AccountModel, account_id)
+    if row is None:
+        raise AccountError("bad_login", "no such account")
+    row.password_hash = password_hash
     await session.flush()
 
 
@@ -312,6 +416,16 @@ async def end_session(session: AsyncSession, token: str) -> None:
         await session.execute(
             delete(SessionModel).where(SessionModel.token_hash == _token_hash(token))
         )
+
+
+async def end_other_sessions(session: AsyncSession, account_id: int, keep: str | None) -> int:
+    """End every session of the account but the one with token ``keep`` (after a password
+    change: whoever knew the old password is signed out everywhere else); returns how many."""
+    condition = SessionModel.account_id == account_id
+    if keep:
+        condition = and_(condition, SessionModel.token_hash != _token_hash(keep))
+    result = await session.execute(delete(SessionModel).where(condition))
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 async def purge_sessions(session: AsyncSession, *, now: datetime | None = None) -> int:

@@ -6,7 +6,7 @@ const WORDS = {
   bad_request: 'That request was not understood. Please check what you typed.',
   bad_message: 'The game did not understand that message. Please try again.',
   too_large: 'That message was too large to send.',
-  rate_limited: 'Slow down a little: too many actions in a short time.',
+  rate_limited: 'Slow down a little: too many tries in a short time. Please wait a moment and try again.',
   network: 'The server cannot be reached. Check your connection and try again.',
   offline: 'You are offline; the table will come back when the connection does.',
   internal: 'Something went wrong on our side. The table goes on; please try again.',
