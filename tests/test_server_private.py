@@ -6,6 +6,7 @@ after a restart."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -110,8 +111,14 @@ async def test_an_account_opens_a_few_tables_at_most(tmp_path: Path, db_url: str
         await guest.request("POST", "/api/tables", {"room": ROOM, "private": True})
         error = await refused(guest.request("POST", "/api/tables", {"room": ROOM}))
         assert (error.code, error.status) == ("too_many_tables", 429)
-        # The limit is the account's own: another account still opens tables.
-        await other.request("POST", "/api/tables", {"room": ROOM})
+        # The limit is the account's own: another account still opens tables, and asking many
+        # times at once opens no more than the limit.
+        answers = await asyncio.gather(
+            *(other.request("POST", "/api/tables", {"room": ROOM}) for _ in range(6)),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(a, dict) for a in answers) == 2
+        assert {a.code for a in answers if isinstance(a, ClientError)} == {"too_many_tables"}
         # Once one of its tables closes (nobody sat at it), the account may open another.
         clock.advance(settings.empty_table_ms)
         await settle(server.hub, lambda hub: first["table"]["id"] not in hub.tables)

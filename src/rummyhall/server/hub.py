@@ -113,7 +113,8 @@ class Hub:
         self.writer = Writer(db, batch=settings.commit_batch)
         self.bots = BotPool(db, self.writer)
         self.tables: dict[int, TableActor] = {}
-        self._creating = asyncio.Lock()
+        self._opening: dict[int, int] = {}
+        """Tables being made, per account that asked (see :meth:`create_table`)."""
         # Quick-seat: choosing a table is serialised per room, and seats promised to requests
         # still on their way to the table count as taken, so a crowd arriving at once spreads
         # over tables instead of all racing for the same last seat.
@@ -258,20 +259,28 @@ class Hub:
                 invite_code=invite, created_by=creator,
             )  # fmt: skip
 
-        # One creation at a time, so that parallel requests of one account cannot all pass the
-        # count before any of their tables exists.
-        async with self._creating:
-            if creator is not None and self.opened_by(creator) >= self.settings.tables_per_account:
+        if creator is not None:
+            # Tables still being made count too: parallel requests of one account must not all
+            # pass the count before any of their tables exists.
+            opening = self._opening.get(creator, 0)
+            if self.opened_by(creator) + opening >= self.settings.tables_per_account:
                 raise RoomError(
                     "too_many_tables",
                     f"you have {self.settings.tables_per_account} open tables already: play at "
                     "one of them, or wait until one closes",
                     429,
                 )
+            self._opening[creator] = opening + 1
+        try:
             table_id = int(await self.writer.run(create))
-            actor = self._actor(table_id, room, private=private)
-            actor.invite = invite
-            actor.creator = creator
+        finally:
+            if creator is not None:
+                left = self._opening.pop(creator) - 1
+                if left:
+                    self._opening[creator] = left
+        actor = self._actor(table_id, room, private=private)
+        actor.invite = invite
+        actor.creator = creator
         actor.start()
         self.metrics.tables.set(len(self.tables))
         return actor
