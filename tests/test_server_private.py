@@ -41,6 +41,7 @@ async def assert_unreachable(client: RoomClient, table: int) -> None:
     assert (await refused(client.watch(table))).code == "unknown_table"
     assert (await refused(client.sit(table))).code == "unknown_table"
     assert (await refused(client.leave(table))).code == "unknown_table"
+    assert (await refused(client.act(table, "draw closed"))).code == "unknown_table"
 
 
 async def test_a_private_table_is_reached_only_through_its_invite(
