@@ -722,6 +722,14 @@ def _add_server_commands(sub: Any) -> None:
         "--deal-ms", type=int, default=1500, help="pause between a deal's commitment and the deal"
     )
     p.add_argument(
+        "--tables-per-account", type=int, default=3,
+        help="how many open tables one account may have opened at a time",
+    )  # fmt: skip
+    p.add_argument(
+        "--empty-table-ms", type=int, default=60_000,
+        help="how long a table nobody has sat at stays open",
+    )  # fmt: skip
+    p.add_argument(
         "--origin", action="append", default=[], help="a public origin browsers use (repeatable)"
     )
     p.add_argument(
@@ -787,6 +795,8 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         next_game_ms=args.next_game_ms,
         away_grace_ms=args.away_grace_ms,
         deal_ms=args.deal_ms,
+        tables_per_account=args.tables_per_account,
+        empty_table_ms=args.empty_table_ms,
         origins=tuple(args.origin),
         secure_cookies=args.secure_cookies,
         allowed_hosts=tuple(args.allowed_host),

@@ -66,6 +66,9 @@ def two_at_a_private_table(
         play_as_guest(page)
     created = page_api(pages[0], "POST", "/api/tables", {"room": ROOM, "private": True})
     assert created["status"] == 201, created
+    # The second player reaches the private table through its invite.
+    opened = page_api(pages[1], "GET", f"/api/invites/{created['body']['invite']}")
+    assert opened["status"] == 200, opened
     return pages, int(created["body"]["table"]["id"])
 
 

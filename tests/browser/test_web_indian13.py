@@ -369,6 +369,9 @@ def test_two_players_see_only_their_own_cards(
     created = page_api(pages[0], "POST", "/api/tables", {"room": ROOM, "private": True})
     assert created["status"] == 201, created
     table = created["body"]["table"]["id"]
+    # The second player reaches the private table through its invite.
+    opened = page_api(pages[1], "GET", f"/api/invites/{created['body']['invite']}")
+    assert opened["status"] == 200, opened
     for page in pages:
         sat = page_api(page, "POST", f"/api/tables/{table}/sit", {"seat": None, "buy_in": None})
         assert sat["status"] == 200, sat

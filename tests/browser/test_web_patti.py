@@ -62,6 +62,8 @@ class Scripted:
         self.thread.start()
         self.clients: list[RoomClient] = []
         self.tasks: list[asyncio.Task[None]] = []
+        self.invites: dict[int, str] = {}
+        """The invite of each private table made here (others reach it only through it)."""
         self.stop = False
 
     def call(self, coro: Coroutine[Any, Any, Any], timeout: float = 30) -> Any:
@@ -75,6 +77,9 @@ class Scripted:
         if table is None:
             created = await client.request("POST", "/api/tables", {"room": room, "private": True})
             table, invite = int(created["table"]["id"]), created["invite"]
+            self.invites[table] = str(invite)
+        else:
+            await client.request("GET", f"/api/invites/{self.invites[table]}")
         await client.connect()
         return client, table, invite
 
@@ -168,9 +173,10 @@ def seat_table(page: Page, scripted: Scripted, page_api: Any, plan: JSON) -> tup
             return "sideshow"
         return "chaal"
 
-    table, _ = scripted.join(None, 2, policy)
+    table, invite = scripted.join(None, 2, policy)
     scripted.join(table, 3, policy)
     scripted.join(table, 4, policy)
+    assert page_api(page, "GET", f"/api/invites/{invite}")["status"] == 200
     answer = page_api(page, "POST", f"/api/tables/{table}/sit", {"seat": you, "buy_in": None})
     assert answer["status"] == 200, answer
     page.goto(f"/#/table/{table}")

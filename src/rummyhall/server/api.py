@@ -312,24 +312,31 @@ async def tables(request: Request, room: str | None = None) -> JSON:
 
 @router.post("/tables", status_code=201)
 async def create_table(body: NewTable, account: Me, request: Request) -> JSON:
-    actor = await _hub(request).create_table(body.room, private=body.private)
+    actor = await _hub(request).create_table(body.room, private=body.private, creator=account.id)
     return {"table": actor.info(), "invite": actor.invite}
 
 
 @router.get("/tables/{table_id}")
 async def table(table_id: int, request: Request) -> JSON:
-    return {"table": _hub(request).table(table_id).info()}
+    """A table's public state; a private table only for those who may reach it (signed in)."""
+    hub = _hub(request)
+    actor = hub.table(table_id)
+    account = None
+    if actor.private:  # no database read for the public tables anyone may look at
+        account = await account_of(_db(request), _settings(request), request.cookies)
+    return {"table": hub.reach(table_id, None if account is None else account.id).info()}
 
 
 @router.get("/invites/{code}")
-async def invite(code: str, request: Request) -> JSON:
-    return {"table": (await _hub(request).by_invite(code)).info()}
+async def invite(code: str, account: Me, request: Request) -> JSON:
+    """The table of an invite; the account may reach it by its id from now on."""
+    return {"table": (await _hub(request).by_invite(code, account.id)).info()}
 
 
 @router.post("/tables/{table_id}/sit")
 async def sit(table_id: int, body: SitRequest, account: Me, request: Request) -> JSON:
     hub = _hub(request)
-    actor = hub.table(table_id)
+    actor = hub.reach(table_id, account.id)
     hub.check_elsewhere(account.id, table_id, body.another)
     seat = await actor.call(
         lambda: actor.sit(
@@ -345,14 +352,14 @@ async def sit(table_id: int, body: SitRequest, account: Me, request: Request) ->
 
 @router.post("/tables/{table_id}/auto-rebuy")
 async def auto_rebuy(table_id: int, body: AutoRebuy, account: Me, request: Request) -> JSON:
-    actor = _hub(request).table(table_id)
+    actor = _hub(request).reach(table_id, account.id)
     await actor.call(lambda: actor.set_auto_rebuy(account.id, body.on))
     return {"table": table_id, "auto_rebuy": body.on}
 
 
 @router.post("/tables/{table_id}/leave")
 async def leave(table_id: int, account: Me, request: Request) -> JSON:
-    actor = _hub(request).table(table_id)
+    actor = _hub(request).reach(table_id, account.id)
     later = await actor.call(lambda: actor.leave(account.id))
     return {"table": table_id, "after_game": later}
 

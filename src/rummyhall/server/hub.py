@@ -113,7 +113,8 @@ class Hub:
         self.writer = Writer(db, batch=settings.commit_batch)
         self.bots = BotPool(db, self.writer)
         self.tables: dict[int, TableActor] = {}
-        self._creating = asyncio.Lock()
+        self._opening: dict[int, int] = {}
+        """Tables being made, per account that asked (see :meth:`create_table`)."""
         # Quick-seat: choosing a table is serialised per room, and seats promised to requests
         # still on their way to the table count as taken, so a crowd arriving at once spreads
         # over tables instead of all racing for the same last seat.
@@ -127,6 +128,10 @@ class Hub:
     async def start(self) -> None:
         self.writer.start()
         async with self.db.transaction() as session:
+            # Tables nobody ever sat at hold nothing: closed, not restored.
+            unused = await store_tables.close_unused_tables(session)
+            if unused:
+                log.info("closed %d tables nobody sat at", len(unused))
             rows = await store_tables.open_tables(session)
             for row in rows:
                 room = self.rooms.get(row.room)
@@ -135,6 +140,9 @@ class Hub:
                     continue
                 actor = self._actor(row.id, room, private=row.invite_code is not None)
                 actor.invite = row.invite_code
+                actor.creator = row.created_by
+                if actor.private:
+                    actor.grants = await store_tables.grants(session, row.id)
                 await actor.restore(session)
                 for occupant in actor.seats.values():
                     if occupant.bot:
@@ -216,32 +224,88 @@ class Hub:
         return room
 
     def table(self, table_id: int) -> TableActor:
+        """An open table by id, whoever asks (the server's own use and the operator's): what
+        players ask for goes through :meth:`reach`."""
         actor = self.tables.get(table_id)
         if actor is None or actor.closed:
             raise RoomError("unknown_table", f"there is no open table {table_id}", 404)
         return actor
 
-    async def create_table(self, room_key: str, *, private: bool = False) -> TableActor:
+    def reach(self, table_id: int, account_id: int | None) -> TableActor:
+        """An open table by id, for an account (None: not signed in). A private table the
+        account may not reach (see :meth:`TableActor.may_reach`) answers exactly as a table that
+        does not exist: ids are sequential, and must not tell that a private table is there."""
+        actor = self.table(table_id)
+        if not actor.may_reach(account_id):
+            raise RoomError("unknown_table", f"there is no open table {table_id}", 404)
+        return actor
+
+    def opened_by(self, account_id: int) -> int:
+        """How many open tables the account opened."""
+        return sum(1 for a in self.tables.values() if a.creator == account_id and not a.closed)
+
+    async def create_table(
+        self, room_key: str, *, private: bool = False, creator: int | None = None
+    ) -> TableActor:
+        """Open a table of the room; ``creator`` is the account asking (None: the room itself,
+        for quick-seat), limited to ``settings.tables_per_account`` open tables."""
         room = self.room(room_key)
-        invite = secrets.token_urlsafe(8) if private else None
+        # The invite is the only key to a private table: 128 random bits, like a session token.
+        invite = secrets.token_urlsafe(16) if private else None
 
         async def create(session: Any) -> int:
             return await store_tables.create_table(
-                session, game=room.game, room=room.key, config=room.to_json(), invite_code=invite
-            )
+                session, game=room.game, room=room.key, config=room.to_json(),
+                invite_code=invite, created_by=creator,
+            )  # fmt: skip
 
-        table_id = int(await self.writer.run(create))
+        if creator is not None:
+            # Tables still being made count too: parallel requests of one account must not all
+            # pass the count before any of their tables exists.
+            opening = self._opening.get(creator, 0)
+            if self.opened_by(creator) + opening >= self.settings.tables_per_account:
+                raise RoomError(
+                    "too_many_tables",
+                    f"you have {self.settings.tables_per_account} open tables already: play at "
+                    "one of them, or wait until one closes",
+                    429,
+                )
+            self._opening[creator] = opening + 1
+        try:
+            table_id = int(await self.writer.run(create))
+        finally:
+            if creator is not None:
+                left = self._opening.pop(creator) - 1
+                if left:
+                    self._opening[creator] = left
         actor = self._actor(table_id, room, private=private)
         actor.invite = invite
+        actor.creator = creator
         actor.start()
         self.metrics.tables.set(len(self.tables))
         return actor
 
-    async def by_invite(self, code: str) -> TableActor:
+    async def by_invite(self, code: str, account_id: int) -> TableActor:
+        """The open table of an invite code, which the account may reach by its id from now
+        on (recorded, so that it still may after a restart)."""
         for actor in self.tables.values():
-            if actor.invite == code and not actor.closed:
-                return actor
-        raise RoomError("unknown_invite", "this invitation is not valid (any more)", 404)
+            if actor.invite is not None and actor.invite == code and not actor.closed:
+                break
+        else:
+            raise RoomError("unknown_invite", "this invitation is not valid (any more)", 404)
+        if not actor.may_reach(account_id):
+            actor.grants.add(account_id)  # before the write: a second request finds it there
+            table_id = actor.id
+
+            async def grant(session: Any) -> None:
+                await store_tables.grant(session, table_id, account_id)
+
+            try:
+                await self.writer.run(grant)
+            except BaseException:
+                actor.grants.discard(account_id)
+                raise
+        return actor
 
     async def quick_seat(
         self, account_id: int, name: str, room_key: str, *, another: bool = False,

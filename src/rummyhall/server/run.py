@@ -80,6 +80,8 @@ def serve(
     next_game_ms: int = 6000,
     away_grace_ms: int = 20_000,
     deal_ms: int = 1500,
+    tables_per_account: int = 3,
+    empty_table_ms: int = 60_000,
     origins: tuple[str, ...] = (),
     secure_cookies: bool | None = None,
     allowed_hosts: tuple[str, ...] = (),
@@ -109,6 +111,8 @@ def serve(
         next_game_ms=next_game_ms,
         away_grace_ms=away_grace_ms,
         deal_ms=deal_ms,
+        tables_per_account=tables_per_account,
+        empty_table_ms=empty_table_ms,
         allowed_origins=origins,
         cookie_secure=secure_cookies,
         # The names this server is reached by: localhost's, the address it listens on (unless

@@ -69,6 +69,12 @@ class Settings:
     """Password checks that may wait for a thread; beyond that the answer is ``busy`` at once."""
     session_purge_ms: int = 3_600_000
     """How often expired login sessions are deleted."""
+    tables_per_account: int = 3
+    """How many open tables one account may have opened (POST /api/tables) at a time: without a
+    limit one guest could fill the server with tables (too_many_tables beyond it)."""
+    empty_table_ms: int = 60_000
+    """How long a table nobody has sat at stays open; tables nobody ever sat at are not
+    restored after a restart either."""
     commit_batch: int = 256
     """The most log entries the writer commits in one database transaction."""
 

@@ -104,6 +104,8 @@ class _Dues:
     """The end of the pause after a game (people look at the result): a player coming back
     to a table that waits for them does not cut it short."""
     deal: int | None = None
+    unused: int | None = None
+    """When the table closes if nobody has sat at it by then."""
 
 
 class TableActor:
@@ -132,6 +134,11 @@ class TableActor:
         self.bot_seats = bots
         self.private = private
         self.invite: str | None = None
+        self.creator: int | None = None
+        """The account that opened the table (None: the room opened it for quick-seat)."""
+        self.grants: set[int] = set()
+        """Accounts that opened the invite of this private table (the hub keeps it)."""
+        self.opened_at = clock.now()
         self.on_empty = on_empty
         self.on_seat = on_seat
         """Told (account, table, seated) whenever someone sits down or stands up (the hub's
@@ -231,6 +238,12 @@ class TableActor:
             finally:
                 self._schedule()
                 self._set_timer()
+        # Closed (everyone left, or nobody ever sat down): commands that arrived meanwhile get
+        # an answer instead of waiting for ever.
+        while not self._queue.empty():
+            pending = self._queue.get_nowait()
+            if pending is not None and not pending.done.done():
+                pending.done.set_exception(RoomError("table_closed", "this table has closed"))
 
     def _set_timer(self) -> None:
         """Wake the actor at its next due time (a tick on its queue), replacing the old timer."""
@@ -377,6 +390,19 @@ class TableActor:
             self._cids.popitem(last=False)
 
     # --- seats ----------------------------------------------------------------------------------
+
+    def may_reach(self, account_id: int | None) -> bool:
+        """Whether the account may see this table at all: anyone for a public table; for a
+        private one its creator, the accounts that opened its invite, and whoever sits there."""
+        if not self.private:
+            return True
+        if account_id is None:
+            return False
+        return (
+            account_id == self.creator
+            or account_id in self.grants
+            or self.seat_of(account_id) is not None
+        )
 
     def seat_of(self, account_id: int) -> int | None:
         for seat, occupant in self.seats.items():
@@ -737,6 +763,13 @@ class TableActor:
                 dues.fill = now + self.settings.bot_wait_ms
         else:
             dues.fill = None
+        # A table nobody has sat at (its log is empty) closes after a while, so that tables
+        # opened and forgotten do not pile up.
+        dues.unused = (
+            self.opened_at + self.settings.empty_table_ms
+            if self.seq == 0 and not self.seats
+            else None
+        )
 
     def _deadlines(self) -> list[tuple[int, int]]:
         game = self.game
@@ -766,12 +799,21 @@ class TableActor:
         times = [t for t, _ in self._deadlines()]
         times += self._dues.bots.values()
         dues = self._dues
-        times += [t for t in (dues.fill, dues.next_game, dues.deal, dues.release) if t is not None]
+        times += [
+            t
+            for t in (dues.fill, dues.next_game, dues.deal, dues.release, dues.unused)
+            if t is not None
+        ]
         return min(times) if times else None
 
     async def _on_due(self) -> None:
         now = self.clock.now()
         dues = self._dues
+        if dues.unused is not None and dues.unused <= now:
+            dues.unused = None
+            if self.seq == 0 and not self.seats and self.on_empty is not None:
+                await self.on_empty(self)
+            return
         for seat, move in self._leave_moves():
             try:
                 await self._play(seat, move, now)

@@ -243,7 +243,7 @@ async def _handle(
         if isinstance(message, Ping):
             connection.send(orjson.dumps({"type": "pong", "cid": message.cid}).decode())
         elif isinstance(message, Watch):
-            actor = hub.table(message.table)
+            actor = hub.reach(message.table, connection.account_id)
             old = watching.pop(message.table, None)
             if old is not None:
                 old.unwatch(connection)
@@ -254,7 +254,7 @@ async def _handle(
             if actor_or_none is not None:
                 actor_or_none.unwatch(connection)
         elif isinstance(message, Sit):
-            actor = hub.table(message.table)
+            actor = hub.reach(message.table, connection.account_id)
             hub.check_elsewhere(connection.account_id, message.table, message.another)
             seat = await actor.call(
                 lambda: actor.sit(
@@ -267,11 +267,11 @@ async def _handle(
             )
             connection.send(_ack(message.cid, actor, seat=seat))
         elif isinstance(message, Leave):
-            actor = hub.table(message.table)
+            actor = hub.reach(message.table, connection.account_id)
             later = await actor.call(lambda: actor.leave(connection.account_id))
             connection.send(_ack(message.cid, actor, after_game=later))
         elif isinstance(message, Act):
-            actor = hub.table(message.table)
+            actor = hub.reach(message.table, connection.account_id)
             seq = await actor.call(
                 lambda: actor.act(connection.account_id, message.action, message.cid, connection)
             )

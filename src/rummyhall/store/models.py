@@ -163,6 +163,24 @@ class GameTableModel(Base):
     status: Mapped[str] = mapped_column(String(10), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The account that opened the table (None: the room opened it for quick-seat). It may
+    # always reach its private table, and it counts against that account's limit of open
+    # tables. No foreign key: SQLite adds one to an existing table only by rebuilding it, and
+    # game_tables is referenced by every log entry and hand.
+    created_by: Mapped[int | None] = mapped_column(Integer)
+
+
+class TableGrantModel(Base):
+    """An account that opened a private table's invite: it may reach the table by its id from
+    then on (watch it, sit at it, read its info), also after a restart."""
+
+    __tablename__ = "table_grants"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class TableLogModel(Base):

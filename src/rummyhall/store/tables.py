@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,6 +26,7 @@ from rummyhall.store.models import (
     GameTableModel,
     HandModel,
     HandPlayerModel,
+    TableGrantModel,
     TableLogModel,
     table,
     utcnow,
@@ -51,6 +52,8 @@ class TableRow:
     status: str
     created_at: datetime
     closed_at: datetime | None
+    created_by: int | None = None
+    """The account that opened the table (None: the room opened it, for quick-seat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,7 @@ _TABLE_COLUMNS = (
     GameTableModel.status,
     GameTableModel.created_at,
     GameTableModel.closed_at,
+    GameTableModel.created_by,
 )
 
 
@@ -114,9 +118,11 @@ async def create_table(
     room: str,
     config: Mapping[str, Any],
     invite_code: str | None = None,
+    created_by: int | None = None,
 ) -> int:
     """A new open table; returns its id. A taken invite code raises IntegrityError (codes are
-    random enough that the caller can simply draw another, in a new transaction)."""
+    random enough that the caller can simply draw another, in a new transaction).
+    ``created_by``: the account that opened it (None when the room opened it)."""
     result = await session.execute(
         insert(GameTableModel)
         .values(
@@ -124,6 +130,7 @@ async def create_table(
             room=room,
             config=dict(config),
             invite_code=invite_code,
+            created_by=created_by,
             status=OPEN,
             created_at=utcnow(),
         )
@@ -166,6 +173,54 @@ async def open_tables(session: AsyncSession) -> list[TableRow]:
         select(*_TABLE_COLUMNS).where(GameTableModel.status == OPEN).order_by(GameTableModel.id)
     )
     return [_table(row) for row in rows]
+
+
+async def close_unused_tables(session: AsyncSession) -> list[int]:
+    """Close every open table whose log is empty (nobody ever sat at it), and return their ids:
+    such a table holds nothing worth restoring, and restoring them all would let anyone who
+    once opened many tables fill the server again on every start."""
+    unused = (
+        select(GameTableModel.id)
+        .where(
+            GameTableModel.status == OPEN,
+            ~exists().where(TableLogModel.table_id == GameTableModel.id),
+        )
+        .order_by(GameTableModel.id)
+    )
+    ids = [int(found) for found in (await session.scalars(unused)).all()]
+    if ids:
+        await session.execute(
+            update(GameTableModel)
+            .where(GameTableModel.id.in_(ids), GameTableModel.status == OPEN)
+            .values(status=CLOSED, closed_at=utcnow())
+        )
+    return ids
+
+
+# --- who may reach a private table ------------------------------------------------------------
+
+
+async def grant(session: AsyncSession, table_id: int, account_id: int) -> None:
+    """Record that the account opened the table's invite (once; a second grant does nothing)."""
+    known = await session.scalar(
+        select(TableGrantModel.account_id).where(
+            TableGrantModel.table_id == table_id, TableGrantModel.account_id == account_id
+        )
+    )
+    if known is None:
+        await session.execute(
+            insert(TableGrantModel).values(
+                table_id=table_id, account_id=account_id, created_at=utcnow()
+            )
+        )
+
+
+async def grants(session: AsyncSession, table_id: int) -> set[int]:
+    """The accounts that opened the table's invite."""
+    rows = await session.scalars(
+        select(TableGrantModel.account_id).where(TableGrantModel.table_id == table_id)
+    )
+    return {int(account_id) for account_id in rows}
 
 
 # --- logs -------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ const WORDS = {
   bad_login: 'The name or the password is wrong.',
   // lobby and seats
   unknown_room: 'That room does not exist.',
-  unknown_table: 'That table does not exist any more.',
+  unknown_table: 'That table does not exist any more. If it is a private table, open its invite link.',
+  too_many_tables: 'You have opened as many tables as you may at once. Play at one of them, or wait until one closes (a table nobody sits at closes after a minute).',
   unknown_invite: 'That invite link is not valid, or its table has closed.',
   unknown_hand: 'That game record cannot be found.',
   unknown_account: 'That player cannot be found.',
