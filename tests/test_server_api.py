@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed
 
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy.audit import audit_database
@@ -86,20 +86,23 @@ async def test_accounts_sessions_and_cookies(server: Running) -> None:
 
 
 async def test_websocket_needs_a_session_and_our_origin(server: Running) -> None:
+    """Refusals complete the handshake and close with our codes (docs/protocol.md): a browser
+    sees the close code, never an HTTP status."""
     ws_url = server.url.replace("http", "ws") + "/ws"
-    with pytest.raises(InvalidStatus) as refused:
-        async with connect(ws_url):
-            pass
-    assert refused.value.response.status_code == 403
+    async with connect(ws_url) as refused:
+        with pytest.raises(ConnectionClosed) as closed:
+            await refused.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
 
     async with RoomClient(server.url) as client:
         await client.guest()
         cookie = "; ".join(f"{k}={v}" for k, v in client.http.cookies.items())
-        with pytest.raises(InvalidStatus):
-            async with connect(
-                ws_url, additional_headers={"Cookie": cookie}, origin="http://evil.example"
-            ):  # type: ignore[arg-type]
-                pass
+        async with connect(
+            ws_url, additional_headers={"Cookie": cookie}, origin="http://evil.example"
+        ) as foreign:  # type: ignore[arg-type]
+            with pytest.raises(ConnectionClosed) as closed:
+                await foreign.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
         own = server.url  # the server's own origin is fine, as is none (not a browser)
         async with connect(ws_url, additional_headers={"Cookie": cookie}, origin=own) as ws:  # type: ignore[arg-type]
             await ws.send(json.dumps({"type": "ping", "cid": "p"}))
