@@ -228,8 +228,8 @@ async def test_the_same_chips_cannot_be_spent_twice(server: Running) -> None:
             ]["id"]
             for _ in range(6)
         ]
-        # 10,000 chips; the room's buy-in is 3,200 and its minimum 1,600: at most 4 can be paid
-        # in full or in part, then the wallet is below the minimum.
+        # 10,000 chips; the room's buy-in is 3,200: three are paid in full, then the 400 left
+        # cannot pay a named buy-in of 3,200 (nor the minimum, 1,600).
         answers = await asyncio.gather(
             *(
                 player.request("POST", f"/api/tables/{t}/sit", {"buy_in": 3_200, "another": True})
