@@ -148,15 +148,16 @@ async def test_look_alike_types_are_refused(server: Running) -> None:
             with pytest.raises(ClientError) as refused:
                 await client.request("POST", f"/api/tables/{table}/sit", body)
             assert (refused.value.code, refused.value.status) == ("bad_request", 422), body
-        for path, body in (
+        wrong: list[tuple[str, JSON]] = [
             ("/api/tables", {"room": "patti-10-5p", "private": 1}),
             ("/api/quick-seat", {"room": "patti-10-5p", "another": "yes"}),
             (f"/api/tables/{table}/auto-rebuy", {"on": 0}),
             ("/api/check", {"groups": [["7H"]], "joker": 5}),
-        ):
+        ]
+        for path, wrong_body in wrong:
             with pytest.raises(ClientError) as refused:
-                await client.request("POST", path, body)
-            assert refused.value.code == "bad_request", (path, body)
+                await client.request("POST", path, wrong_body)
+            assert refused.value.code == "bad_request", (path, wrong_body)
         await client.connect()
         for message in (
             {"type": "sit", "table": table, "seat": "1"},
@@ -329,7 +330,7 @@ async def _ws_errors(client: RoomClient, texts: list[str], code: str) -> Seen:
         if found:
             return WS, code
         await asyncio.sleep(0.01)
-    return WS, ",".join(m.get("code", m["type"]) for m in client.received) or "(nothing)"
+    return WS, ",".join(str(m.get("code", m["type"])) for m in client.received) or "(nothing)"
 
 
 async def _too_large(kit: Kit) -> Seen:
