@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed
 
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy.audit import audit_database
@@ -88,20 +88,23 @@ async def test_accounts_sessions_and_cookies(server: Running) -> None:
 
 
 async def test_websocket_needs_a_session_and_our_origin(server: Running) -> None:
+    """Refusals complete the handshake and close with our codes (docs/protocol.md): a browser
+    sees the close code, never an HTTP status."""
     ws_url = server.url.replace("http", "ws") + "/ws"
-    with pytest.raises(InvalidStatus) as refused:
-        async with connect(ws_url):
-            pass
-    assert refused.value.response.status_code == 403
+    async with connect(ws_url) as refused:
+        with pytest.raises(ConnectionClosed) as closed:
+            await refused.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
 
     async with RoomClient(server.url) as client:
         await client.guest()
         cookie = "; ".join(f"{k}={v}" for k, v in client.http.cookies.items())
-        with pytest.raises(InvalidStatus):
-            async with connect(
-                ws_url, additional_headers={"Cookie": cookie}, origin="http://evil.example"
-            ):  # type: ignore[arg-type]
-                pass
+        async with connect(
+            ws_url, additional_headers={"Cookie": cookie}, origin="http://evil.example"
+        ) as foreign:  # type: ignore[arg-type]
+            with pytest.raises(ConnectionClosed) as closed:
+                await foreign.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
         own = server.url  # the server's own origin is fine, as is none (not a browser)
         async with connect(ws_url, additional_headers={"Cookie": cookie}, origin=own) as ws:  # type: ignore[arg-type]
             await ws.send(json.dumps({"type": "ping", "cid": "p"}))
@@ -231,8 +234,8 @@ async def test_the_same_chips_cannot_be_spent_twice(server: Running) -> None:
             for opener in (rich, player)
             for _ in range(3)
         ]
-        # 10,000 chips; the room's buy-in is 3,200 and its minimum 1,600: at most 4 can be paid
-        # in full or in part, then the wallet is below the minimum.
+        # 10,000 chips; the room's buy-in is 3,200: three are paid in full, then the 400 left
+        # cannot pay a named buy-in of 3,200 (nor the minimum, 1,600).
         answers = await asyncio.gather(
             *(
                 player.request("POST", f"/api/tables/{t}/sit", {"buy_in": 3_200, "another": True})

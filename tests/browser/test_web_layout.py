@@ -30,8 +30,12 @@ TOLERANCE = 1.0  # px: borders and sub-pixel rounding of neighbours that touch
 @pytest.fixture(scope="module")
 def server_args() -> list[str]:
     # Bots fill the empty seats at once and think briefly; a finished game stays on the table
-    # for a minute, long enough to measure its result.
-    return ["--bot-wait", "0", "--bot-think-ms", "30", "--deal-ms", "0", "--next-game-ms", "60000"]
+    # for a minute, long enough to measure its result. The test may open several tables in a row
+    # (a table left mid-game closes only once the bots have finished its game): a higher cap.
+    return [
+        "--bot-wait", "0", "--bot-think-ms", "30", "--deal-ms", "0", "--next-game-ms", "60000",
+        "--tables-per-account", "12",
+    ]  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -103,9 +103,11 @@ def test_rejoin_a_pool_in_the_browser(
 ) -> None:
     frames = Frames(page)
     play_as_guest(page)
-    table, _ = scripted.join(None, 2, stayer, room=ROOM)
+    table, invite = scripted.join(None, 2, stayer, room=ROOM)
     for seat in range(3, 7):
         scripted.join(table, seat, dropper, room=ROOM)
+    # A private table: reached through its invite.
+    assert page_api(page, "GET", f"/api/invites/{invite}")["status"] == 200
     answer = page_api(page, "POST", f"/api/tables/{table}/sit", {"seat": YOU, "buy_in": None})
     assert answer["status"] == 200, answer
     page.goto(f"/#/table/{table}")

@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import Scope
 
@@ -43,6 +44,9 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 DOCS_ASSETS = "/docs-assets"
 """Where /docs loads Swagger UI's script and styles from: the copy the ``fastapi-offline``
 package ships, served by the room itself, so the page works on a machine without internet."""
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+"""The codes of the HTTP refusals the framework makes itself (docs/protocol.md, Errors)."""
 
 
 class WebFiles(StaticFiles):
@@ -207,6 +211,30 @@ def create_app(
         first = error.errors()[0] if error.errors() else {"msg": "invalid request"}
         where = ".".join(str(part) for part in first.get("loc", ()))
         return _error(422, "bad_request", f"{where}: {first['msg']}" if where else first["msg"])
+
+    # FastAPI and Starlette answer their own refusals with {"detail": ...}: a body it cannot
+    # parse (a RecursionError on deeply nested JSON, bytes that are not UTF-8) is a bare
+    # HTTPException(400), an unknown path a 404 and a wrong method a 405. docs/protocol.md
+    # promises one shape for every refusal, so these get it too, with codes of their own.
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        detail = str(error.detail)
+        if error.status_code == 400:  # only FastAPI's "error parsing the body" is a bare 400
+            response = _error(422, "bad_request", f"the body cannot be read as JSON: {detail}")
+        elif error.status_code in HTTP_CODES:
+            response = _error(error.status_code, HTTP_CODES[error.status_code], detail)
+        elif error.status_code >= 500:
+            response = _error(error.status_code, "internal", detail)
+        else:
+            response = _error(error.status_code, "bad_request", detail)
+        response.headers.update(error.headers or {})  # e.g. a 405's Allow
+        return response
+
+    # Anything else is a bug: the documented `internal` instead of Starlette's plain-text 500
+    # (the exception still goes on to the server's log).
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, error: Exception) -> JSONResponse:
+        return _error(500, "internal", "something went wrong on our side")
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, object]:

@@ -439,8 +439,17 @@ class TableActor:
             wallet = ledger.balance_on(conn, f"player:{account_id}")
             if wallet < room.min_stack:
                 raise RoomError(
-                    "insufficient_chips", f"you need {room.min_stack} chips to sit here"
+                    "insufficient_chips", f"you need {room.min_stack} chips to sit here", 409
                 )
+            if buy_in is not None and buy_in > wallet:
+                # An amount the player named is taken in full or not at all: quietly taking
+                # less would seat them with a stack they did not ask for.
+                raise RoomError(
+                    "insufficient_chips", f"your wallet holds {wallet} chips, not {buy_in}", 409
+                )
+            # The room's buy-in (none named) is taken as far as the wallet goes, down to the
+            # minimum stack: the browser sits with the room's amount, and a short wallet that
+            # covers the minimum may still play (docs/protocol.md, POST .../sit).
             amount = min(wanted, wallet)
             _wallet_to_seat(conn, table_id, seq, account_id, seat, amount, "buy_in")
             body["buy_in"] = amount

@@ -12,7 +12,13 @@ ClientId = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Every message and body: no unknown fields, and strict types (docs/protocol.md): a JSON
+    number is an int, ``true``/``false`` a bool, a string a string, and nothing is converted
+    (pydantic's lax mode would take ``"seat": "1"`` as seat 1 and ``"buy_in": true`` as 1
+    chip). Both HTTP bodies and WebSocket messages are validated from parsed JSON, where
+    strict mode still takes a whole JSON number for an int."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Watch(_Message):

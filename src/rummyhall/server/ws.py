@@ -170,12 +170,17 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     app = websocket.app
     hub: Hub = app.state.hub
     settings: Settings = app.state.settings
+    # A refusal completes the handshake and then closes with our code: closing before accept()
+    # makes the server answer the handshake with a bare HTTP 403, which a browser's WebSocket
+    # cannot tell apart from a network failure (it sees close code 1006), so the client could
+    # not know that it must sign in (4401) or that it is on a foreign page (4403). Nothing is
+    # sent or read before the close, so accepting first gives a foreign page nothing.
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings):
-        await websocket.close(CLOSE_BAD_ORIGIN, "origin not allowed")
+        await _refuse(websocket, CLOSE_BAD_ORIGIN, "origin not allowed")
         return
     account = await account_of(app.state.db, settings, dict(websocket.cookies))
     if account is None:
-        await websocket.close(CLOSE_NOT_SIGNED_IN, "sign in first")
+        await _refuse(websocket, CLOSE_NOT_SIGNED_IN, "sign in first")
         return
     await websocket.accept()
     connection = Connection(websocket, account.id, account.name, settings.outbox_limit)
@@ -221,6 +226,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             actor.unwatch(connection)
         connection.stop()
         hub.metrics.connections.dec()
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Complete the handshake and close at once with ``code`` (docs/protocol.md, WebSocket)."""
+    await websocket.accept()
+    await websocket.close(code, reason)
 
 
 async def _handle(

@@ -5,6 +5,8 @@ const WORDS = {
   // transport and schema
   bad_request: 'That request was not understood. Please check what you typed.',
   bad_message: 'The game did not understand that message. Please try again.',
+  not_found: 'There is nothing at that address.',
+  method_not_allowed: 'That request was not understood. Please reload the page.',
   too_large: 'That message was too large to send.',
   rate_limited: 'Slow down a little: too many tries in a short time. Please wait a moment and try again.',
   network: 'The server cannot be reached. Check your connection and try again.',
