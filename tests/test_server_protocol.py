@@ -426,6 +426,14 @@ async def _seated_elsewhere(kit: Kit) -> Seen:
     return await _http(client.request("POST", f"/api/tables/{second}/sit", {}))
 
 
+async def _too_many_tables(kit: Kit) -> Seen:
+    client = await kit.guest()
+    limit = kit.server.hub.settings.tables_per_account
+    for _ in range(limit):
+        await kit.table(client)
+    return await _http(client.request("POST", "/api/tables", {"room": "patti-10-5p"}))
+
+
 async def _table_full(kit: Kit) -> Seen:
     _, _, table, _ = await kit.duel()
     late = await kit.guest()
@@ -559,6 +567,7 @@ PROVOKE: dict[str | int, Callable[[Kit], Coroutine[Any, Any, Seen]]] = {
     "forbidden": _forbidden,
     "already_seated": _already_seated,
     "seated_elsewhere": _seated_elsewhere,
+    "too_many_tables": _too_many_tables,
     "table_full": _table_full,
     "seat_taken": _seat_taken,
     "bad_seat": _bad_seat,
