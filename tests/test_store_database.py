@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
+import stat
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
@@ -324,3 +327,31 @@ async def test_a_write_that_cannot_begin_fails_and_the_next_one_may_try(
     await mine.write(grant)
     async with mine.read() as session:
         assert await ledger.balance(session, "house") == 6
+
+
+async def test_the_sqlite_file_is_its_owners_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It holds password and session hashes and the seeds of deals in play: the folder is made
+    0700 and the file 0600 (its -wal and -shm files follow the file), and a file an operator
+    left open to others is reported at every start, not changed behind their back."""
+    data = tmp_path / "data"
+    url = default_url(data)
+    db = await Database.open(url)
+    try:
+        files_now = [data / "rummyhall.db", *data.glob("rummyhall.db-*")]
+        assert len(files_now) >= 2  # the database and its write-ahead log, while open
+        assert {path.name: stat.S_IMODE(path.stat().st_mode) for path in files_now} == {
+            path.name: 0o600 for path in files_now
+        }
+    finally:
+        await db.close()
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    assert "open to other local users" not in caplog.text
+
+    os.chmod(data / "rummyhall.db", 0o644)
+    with caplog.at_level(logging.WARNING, logger="rummyhall.store.database"):
+        db = await Database.open(url)
+        await db.close()
+    assert "open to other local users (mode 644)" in caplog.text
+    assert stat.S_IMODE((data / "rummyhall.db").stat().st_mode) == 0o644

@@ -32,6 +32,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -94,11 +95,31 @@ class DatabaseError(Exception):
 
 
 def default_url(data_dir: Path, *, create: bool = True) -> str:
-    """The SQLite URL of the database file in ``data_dir`` (the folder is created unless
-    ``create=False``)."""
+    """The SQLite URL of the database file in ``data_dir`` (the folder is created, for its owner
+    only, unless ``create=False``)."""
     if create:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{data_dir.resolve() / 'rummyhall.db'}"
+
+
+def _guard_sqlite_file(path: Path) -> None:
+    """The SQLite file holds password and session hashes and the seeds of deals in play: create
+    it readable by its owner only (SQLite gives its -wal and -shm files the database file's
+    permissions), and warn when an existing file or its folder can be read by others, which the
+    operator must fix (chmod 600 / 700): we do not change an operator's files behind their back."""
+    if not path.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for place, wanted in ((path, 0o600), (path.parent, 0o700)):
+        mode = stat.S_IMODE(place.stat().st_mode)
+        if mode & 0o077:
+            log.warning(
+                "%s is open to other local users (mode %o): they can read password hashes and "
+                "the deals in play; make it %o",
+                place,
+                mode,
+                wanted,
+            )
 
 
 def alembic_config() -> Config:
@@ -201,6 +222,7 @@ class Database:
         engine = create_async_engine(parsed.set(drivername=driver), **engine_options)
         batch_engine = None
         if driver == "sqlite+aiosqlite" and parsed.database not in (None, "", ":memory:"):
+            _guard_sqlite_file(Path(str(parsed.database)))
             batch_engine = create_engine(
                 parsed.set(drivername="sqlite"),
                 json_serializer=engine_options["json_serializer"],
