@@ -66,21 +66,42 @@ def check_deal_end(page: Page, frames: Frames, summary: JSON) -> None:
     """The result panel of this deal, and the seats, show the engine's totals."""
     deal = summary["deal"]
     seats = sorted(int(s) for s in summary["totals"])
-    result = page.locator(f'[data-testid="result"][data-deal="{deal}"]')
+    # Read in one step while the panel is there: once the next deal is under way the panel goes
+    # (at once when it is our turn to draw), so a read spread over several calls could find it
+    # gone halfway.
     try:
-        result.wait_for()
+        shown = page.wait_for_function(
+            """(deal) => {
+                const panel = document.querySelector(
+                    `[data-testid="result"][data-deal="${deal}"]`);
+                if (!panel) return null;
+                const rows = {};
+                for (const row of panel.querySelectorAll('[data-testid="result-row"]')) {
+                    const points = row.querySelector('[data-testid="result-points"]');
+                    const total = row.querySelector('[data-testid="result-total"]');
+                    rows[row.dataset.seat] = {
+                        points: points ? points.innerText : null,
+                        total: total ? total.dataset.total : null,
+                        eliminated:
+                            row.querySelectorAll('[data-testid="result-eliminated"]').length,
+                    };
+                }
+                return rows;
+            }""",
+            arg=deal,
+        ).json_value()
     except Exception:
         print("JS errors:", page.js_errors)  # type: ignore[attr-defined]
         print(page.evaluate("() => document.querySelector('[data-testid=result]')?.outerHTML"))
         print([m["view"]["phase"] for m in frames.messages][-20:])
         raise
     for seat in seats:
-        row = result.locator(f'[data-testid="result-row"][data-seat="{seat}"]')
-        assert row.get_by_test_id("result-points").inner_text() == str(summary["scores"][str(seat)])
+        row = shown[str(seat)]
+        assert row["points"] == str(summary["scores"][str(seat)])
         total = summary["totals"][str(seat)]
-        assert row.get_by_test_id("result-total").get_attribute("data-total") == str(total)
+        assert row["total"] == str(total)
         out = seat in summary["eliminated"]
-        assert row.get_by_test_id("result-eliminated").count() == (1 if out else 0)
+        assert row["eliminated"] == (1 if out else 0)
         assert (total >= ELIMINATION) == out
     # The seats show the running totals of the latest view (the next deal may have begun).
     wait_until(
