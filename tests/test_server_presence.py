@@ -79,7 +79,9 @@ async def test_the_table_waits_for_a_player_who_reloads(tmp_path: Path, db_url: 
     settings = fast_settings(tmp_path, db_url, next_game_ms=1_000, away_grace_ms=GRACE)
     async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         await client.guest()
-        table, seat = await client.quick_seat(PATTI)
+        # Automatic rebuy on: a lost showdown can leave the stack short, and a short stack would
+        # stand up between games whatever the grace (this test is about the grace alone).
+        table, seat = await client.quick_seat(PATTI, auto_rebuy=True)
         actor = server.hub.table(table)
         # Seated but not yet connected (the page is loading): the first game waits.
         clock.advance(5_000)
