@@ -466,7 +466,7 @@ class TableActor:
             self._bots[seat] = self._new_bot(seat)
         elif self._dues.fill is None:
             self._dues.fill = at + self.settings.bot_wait_ms
-        if not self._in_progress() and self._dues.next_game is None:
+        if not self.playing() and self._dues.next_game is None:
             self._dues.next_game = at
         self._broadcast([Event("sit", {"seat": seat, "name": name, "bot": bot})])
         return seat
@@ -557,12 +557,9 @@ class TableActor:
 
     # --- games ----------------------------------------------------------------------------------
 
-    def _in_progress(self) -> bool:
-        return self.game is not None and not self.game.over
-
     def playing(self) -> bool:
         """Whether a game is being played now."""
-        return self._in_progress()
+        return self.game is not None and not self.game.over
 
     async def _start_game(self) -> None:
         at = self.clock.now()
@@ -702,7 +699,7 @@ class TableActor:
     async def void(self) -> bool:
         """End a stuck game without a result: every chip its pot holds goes back to the seats
         that paid it (logged, through the ledger). False if no game was running."""
-        if not self._in_progress():
+        if not self.playing():
             return False
         assert self.game is not None
         paid: dict[str, int] = {}
@@ -907,7 +904,7 @@ class TableActor:
     async def _release_leavers(self) -> None:
         """Stand up the people who asked to leave during the game that just ended; if nobody is
         left, the bots go too and the table closes."""
-        if self._in_progress():
+        if self.playing():
             return
         for seat, occupant in sorted(self.seats.items()):
             if occupant.leaving and not occupant.bot:
@@ -925,7 +922,7 @@ class TableActor:
         with its owner's consent. A person away for less than the grace period (a reload, a
         dropped connection) is waited for. Bots go with the last person, so that a table with
         nobody left stops dealing and closes."""
-        if self._in_progress():
+        if self.playing():
             return
         now, grace = self.clock.now(), self.settings.away_grace_ms
         back_by: int | None = None
@@ -994,7 +991,7 @@ class TableActor:
 
     def _came_back(self, seat: int) -> None:
         """A person who was away watches the table again (inside the table's task)."""
-        if not self._in_progress() and self._dues.next_game is not None:
+        if not self.playing() and self._dues.next_game is not None:
             # The table may have been waiting for them: go on, after the pause.
             self._dues.next_game = min(
                 self._dues.next_game, max(self.clock.now(), self._dues.rest_until)
@@ -1038,7 +1035,7 @@ class TableActor:
             ],
             "pot": self.pot,
             "game_no": self.game_no,
-            "playing": self._in_progress(),
+            "playing": self.playing(),
             "fair": self.published,
         }
 
