@@ -26,7 +26,7 @@ from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy.rooms import Rooms, default_rooms
 from rummyhall.server.app import create_app
 from rummyhall.server.bots import bot_factory
-from rummyhall.server.clock import Clock
+from rummyhall.server.clock import Clock, FakeClock
 from rummyhall.server.settings import Settings
 
 JSON = dict[str, Any]
@@ -230,3 +230,36 @@ async def settle(hub: Any, predicate: Any, timeout: float = 60) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError("the server did not reach the expected state")
         await asyncio.sleep(0.01)
+
+
+async def run_clock(clock: FakeClock, until: Any, step: int = 5_000, rounds: int = 400) -> None:
+    """Move the fake clock on in steps, letting the server work between them, until ``until()``."""
+    for _ in range(rounds):
+        if until():
+            return
+        clock.advance(step)
+        await asyncio.sleep(0.02)
+    assert until(), "the table did not get there"
+
+
+async def my_turn(client: RoomClient, table: int, server: Running) -> dict[str, Any]:
+    """The first message that shows it is this client's turn (a failure describes the table)."""
+    try:
+        return await client.wait_for(
+            table,
+            lambda m: (
+                m["view"] is not None
+                and any(a["seat"] == m["you"] and a["kind"] == "turn" for a in m["view"]["awaited"])
+            ),
+        )
+    except TimeoutError:
+        actor = server.hub.table(table)
+        game = actor.game
+        raise AssertionError(
+            f"not our turn: seats {actor.seats}, game {actor.game_no} "
+            f"awaits {game and game.awaited()}, over {game and game.over}, "
+            f"last actions {game and game.log[-3:]}, dues {actor._dues}, "
+            f"timer at {actor._timer_at} (now {actor.clock.now()}), queue {actor._queue.qsize()}, "
+            f"stuck {actor.stuck}, seq {actor.seq}, client saw "
+            f"{client.tables.get(table, {}).get('seq')}"
+        ) from None

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,21 +17,20 @@ from rummyhall.economy.audit import audit_database
 from rummyhall.server.clock import FakeClock
 from rummyhall.store import tables as store_tables
 from rummyhall.store.tables import LogEntry
-from server_kit import Player, Running, fast_settings, running, settle, watch_table
+from server_kit import (
+    Player,
+    Running,
+    fast_settings,
+    my_turn,
+    run_clock,
+    running,
+    settle,
+    watch_table,
+)
 
 PATTI = "patti-10-5p"
 POINTS_2P = "indian13-classic-points-1-2p"
 GRACE = 20_000
-
-
-async def run_clock(clock: FakeClock, until: Any, step: int = 5_000, rounds: int = 400) -> None:
-    """Move the fake clock on in steps, letting the server work between them, until ``until()``."""
-    for _ in range(rounds):
-        if until():
-            return
-        clock.advance(step)
-        await asyncio.sleep(0.02)
-    assert until(), "the table did not get there"
 
 
 async def table_log(server: Running, table: int) -> list[LogEntry]:
@@ -183,13 +181,7 @@ async def test_leaving_mid_deal_drops_at_once(tmp_path: Path, db_url: str) -> No
         table, seat = await client.quick_seat(POINTS_2P)
         actor = server.hub.table(table)
         await watch_table(client, table)
-        turn = await client.wait_for(
-            table,
-            lambda m: (
-                m["view"] is not None
-                and any(a["seat"] == seat and a["kind"] == "turn" for a in m["view"]["awaited"])
-            ),
-        )
+        turn = await my_turn(client, table, server)
         # Our turn: nothing moves until we act (the timers are minutes long).
         wallet = await client.chips()
         stack = actor.stacks[seat]

@@ -14,33 +14,19 @@ from rummyhall.economy.audit import audit_database
 from rummyhall.games.invariants import allowed, check_view, view_shape
 from rummyhall.games.protocol import replay
 from rummyhall.server.clock import FakeClock
-from server_kit import Player, Running, fast_settings, running, seat_guest, settle, watch_table
+from server_kit import (
+    Player,
+    fast_settings,
+    my_turn,
+    run_clock,
+    running,
+    seat_guest,
+    settle,
+    watch_table,
+)
 
 POINTS_2P = "indian13-classic-points-1-2p"
 PATTI = "patti-10-5p"
-
-
-async def my_turn(client: RoomClient, table: int, server: Running) -> dict[str, Any]:
-    """The first message that shows it is this client's turn (a failure describes the table)."""
-    try:
-        return await client.wait_for(
-            table,
-            lambda m: (
-                m["view"] is not None
-                and any(a["seat"] == m["you"] and a["kind"] == "turn" for a in m["view"]["awaited"])
-            ),
-        )
-    except TimeoutError:
-        actor = server.hub.table(table)
-        game = actor.game
-        raise AssertionError(
-            f"not our turn: seats {actor.seats}, game {actor.game_no} "
-            f"awaits {game and game.awaited()}, over {game and game.over}, "
-            f"last actions {game and game.log[-3:]}, dues {actor._dues}, "
-            f"timer at {actor._timer_at} (now {actor.clock.now()}), queue {actor._queue.qsize()}, "
-            f"stuck {actor.stuck}, seq {actor.seq}, client saw "
-            f"{client.tables.get(table, {}).get('seq')}"
-        ) from None
 
 
 async def test_a_resent_action_is_applied_once(tmp_path: Path, db_url: str) -> None:
@@ -125,12 +111,7 @@ async def test_timeouts_play_on_for_an_absent_player(tmp_path: Path, db_url: str
         await watch_table(client, table)
         actor = server.hub.table(table)
         await settle(server.hub, lambda hub: actor.game is not None and actor.game.log)
-        for _ in range(200):
-            if actor.game.over:
-                break
-            clock.advance(5_000)
-            await asyncio.sleep(0.02)
-        assert actor.game.over
+        await run_clock(clock, lambda: actor.game.over, rounds=200)
         record = actor.game.record()
         mine = [a["action"] for a in record["actions"] if a["seat"] == seat]
         assert mine and set(mine) == {"timeout"}
@@ -204,13 +185,8 @@ async def test_leaving_during_a_game_takes_effect_after_it(tmp_path: Path, db_ur
         left = await client.request("POST", f"/api/tables/{table}/leave")
         assert left["after_game"] is True
         assert actor.seats[seat].leaving
-        for _ in range(400):
-            if actor.closed:
-                break
-            clock.advance(5_000)
-            await asyncio.sleep(0.02)
+        await run_clock(clock, lambda: actor.closed)
         # The game ended, the player stood up with their stack, the bots left an empty table.
-        assert actor.closed
         chips = await client.chips()
         assert chips < start  # the boot and an automatic chaal were lost
         with pytest.raises(Exception):  # noqa: B017
