@@ -101,6 +101,12 @@ class BotPool:
             self._free.append(bot)
 
 
+def _no_table(table_id: int) -> RoomError:
+    """The answer for a table that is not open, and, word for word, for a private table the
+    asker may not reach: the two must not be told apart."""
+    return RoomError("unknown_table", f"there is no open table {table_id}", 404)
+
+
 class Hub:
     def __init__(
         self, db: Database, settings: Settings, clock: Clock, rooms: Rooms, metrics: Metrics
@@ -228,7 +234,7 @@ class Hub:
         players ask for goes through :meth:`reach`."""
         actor = self.tables.get(table_id)
         if actor is None or actor.closed:
-            raise RoomError("unknown_table", f"there is no open table {table_id}", 404)
+            raise _no_table(table_id)
         return actor
 
     def reach(self, table_id: int, account_id: int | None) -> TableActor:
@@ -237,7 +243,7 @@ class Hub:
         does not exist: ids are sequential, and must not tell that a private table is there."""
         actor = self.table(table_id)
         if not actor.may_reach(account_id):
-            raise RoomError("unknown_table", f"there is no open table {table_id}", 404)
+            raise _no_table(table_id)
         return actor
 
     def opened_by(self, account_id: int) -> int:
