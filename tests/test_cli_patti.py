@@ -148,7 +148,8 @@ def test_play_against_the_real_bots(
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("p\nq\n"))
     monkeypatch.setattr(terminal_patti, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
-    code = cli.main(["play", "patti", "--seed", "3", "--players", "5"])
+    # The client seed fixed too (else a fresh random one each run deals another game).
+    code = cli.main(["play", "patti", "--seed", "3", "--players", "5", "--client-seed", "test"])
     out = capsys.readouterr().out
     assert code == 0
     assert "── Game 1 over" in out
