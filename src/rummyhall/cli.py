@@ -741,6 +741,11 @@ def _add_server_commands(sub: Any) -> None:
         help="a Host name the server answers besides localhost's, --host's and the --origin "
         "hosts (repeatable; '*' for any)",
     )  # fmt: skip
+    p.add_argument(
+        "--seed-key-file", type=Path, default=None,
+        help="the key that seals unrevealed deal seeds in the database (default: seed.key in "
+        "the data folder, made on first start); keep it out of database backups",
+    )  # fmt: skip
     limits = p.add_argument_group("sign-in limits (per client address / per account name)")
     for flag, kind, default, what in (
         ("--login-client-per-minute", float, 10.0, "login attempts per client, on average"),
@@ -813,6 +818,7 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
                 "hash_workers",
                 "hash_queue",
                 "session_purge_ms",
+                "seed_key_file",
             )
             if getattr(args, name) is not None
         },

@@ -19,6 +19,7 @@ from rummyhall.server.bots import BOT_NAMES
 from rummyhall.server.clock import Clock
 from rummyhall.server.errors import RoomError
 from rummyhall.server.metrics import Metrics
+from rummyhall.server.sealed_seeds import SeedKey
 from rummyhall.server.settings import Settings
 from rummyhall.server.table import Occupant, TableActor
 from rummyhall.server.writer import Writer
@@ -118,6 +119,7 @@ class Hub:
         self.metrics = metrics
         self.writer = Writer(db, batch=settings.commit_batch)
         self.bots = BotPool(db, self.writer)
+        self.seeds = SeedKey.load_or_create(settings.seed_key_path)
         self.tables: dict[int, TableActor] = {}
         self._opening: dict[int, int] = {}
         """Tables being made, per account that asked (see :meth:`create_table`)."""
@@ -171,6 +173,7 @@ class Hub:
             clock=self.clock,
             writer=self.writer,
             metrics=self.metrics,
+            seeds=self.seeds,
             bots=self.bots if self.settings.bots else None,
             private=private,
             on_empty=self._on_empty,

@@ -77,12 +77,20 @@ class Settings:
     restored after a restart either."""
     commit_batch: int = 256
     """The most log entries the writer commits in one database transaction."""
+    seed_key_file: Path | None = None
+    """The key that seals unrevealed deal seeds in the table logs (None: ``seed.key`` in the
+    data folder, written on first start). It is not in the database: keep it with the server
+    and out of database backups (docs/security.md)."""
 
     @property
     def secure_cookies(self) -> bool:
         if self.cookie_secure is not None:
             return self.cookie_secure
         return any(origin.lower().startswith("https://") for origin in self.allowed_origins)
+
+    @property
+    def seed_key_path(self) -> Path:
+        return self.seed_key_file or self.data_dir / "seed.key"
 
     @property
     def trusted_hosts(self) -> list[str]:

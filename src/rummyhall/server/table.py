@@ -50,6 +50,7 @@ from rummyhall.server.bots import bot_factory
 from rummyhall.server.clock import Cancellable, Clock
 from rummyhall.server.errors import RoomError
 from rummyhall.server.metrics import Metrics
+from rummyhall.server.sealed_seeds import SeedKey
 from rummyhall.server.settings import Settings
 from rummyhall.server.writer import Writer
 from rummyhall.shuffle import FairDeal, new_server_seed, shuffled_indices
@@ -120,6 +121,7 @@ class TableActor:
         clock: Clock,
         writer: Writer,
         metrics: Metrics,
+        seeds: SeedKey,
         bots: BotSeats | None = None,
         private: bool = False,
         on_empty: Callable[[TableActor], Awaitable[None]] | None = None,
@@ -131,6 +133,8 @@ class TableActor:
         self.clock = clock
         self.writer = writer
         self.metrics = metrics
+        self.seeds = seeds
+        """The key that seals deal seeds in the log (server/sealed_seeds.py)."""
         self.bot_seats = bots
         self.private = private
         self.invite: str | None = None
@@ -321,6 +325,7 @@ class TableActor:
             clock=self.clock,
             writer=self.writer,
             metrics=self.metrics,
+            seeds=self.seeds,
         )
         async with self.writer.db.transaction() as session:
             await fresh.restore(session)
@@ -362,18 +367,19 @@ class TableActor:
             self.game_no = int(body["game_no"])
             self.game = game_class(self.room.game).create(body["config"])
         elif kind == "commit":
-            self.fair = FairDeal(
-                bytes.fromhex(str(body["server_seed"])),
-                str(body["client_seed"]),
-                int(body["nonce"]),
-            )
+            if "sealed" in body:
+                seed = self.seeds.open(str(body["sealed"]), self.id, str(body["commitment"]))
+            else:  # a log written before seeds were sealed (issue 15)
+                seed = bytes.fromhex(str(body["server_seed"]))
+            self.fair = FairDeal(seed, str(body["client_seed"]), int(body["nonce"]))
             self.published = self.fair.to_public()
         elif kind == "act":
-            deal = Deal.from_json(body["deal"]) if "deal" in body else None
+            logged = body.get("deal")
             if replaying:
                 assert self.game is not None
+                deal = None if logged is None else self._logged_deal(logged)
                 self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
-            if deal is not None and deal.fair is not None:
+            if logged is not None and "commitment" in logged:
                 self.fair = None
             if "cid" in body:
                 self._remember(int(body["account"]), str(body["cid"]), self.seq)
@@ -383,6 +389,16 @@ class TableActor:
             pass  # chips only: the stacks come from the ledger
         else:
             raise ValueError(f"unknown log entry {kind!r}")
+
+    def _logged_deal(self, logged: Mapping[str, Any]) -> Deal:
+        """The deal of a logged action. A fair deal is logged without its seed (see _play): the
+        seed is the one the table committed to, opened from the log's ``commit`` entry."""
+        if "commitment" in logged and "server_seed" not in logged:
+            fair = self.fair
+            if fair is None or fair.commitment != logged["commitment"]:
+                raise ValueError(f"table {self.id}: a deal with no committed seed before it")
+            return Deal.of_fair(fair, int(logged["decks"]), int(logged["jokers"]))
+        return Deal.from_json(logged)
 
     def _remember(self, account_id: int, cid: str, seq: int) -> None:
         self._cids[(account_id, cid)] = seq
@@ -577,7 +593,9 @@ class TableActor:
         fair = FairDeal(
             new_server_seed(), f"rummyhall:{self.id}:{self.game_no}:{deals + 1}", self.game_no
         )
-        body: JSON = {**fair.to_revealed()}
+        # The seed is in the log only sealed: a copy of the database must not show the hands
+        # in play. It is published in the clear with the finished game's record.
+        body: JSON = {**fair.to_public(), "sealed": self.seeds.seal(fair.server_seed, self.id)}
         at = self.clock.now()
         await self._persist("commit", body, at)
         self._enter("commit", body, at, replaying=False)
@@ -640,6 +658,9 @@ class TableActor:
             postings += result.postings
         legs = self._legs(postings)
         body: JSON = dict(entry)
+        if "deal" in body and "server_seed" in body["deal"]:
+            # The log keeps the deal without its seed, which the commit entry holds sealed.
+            body["deal"] = {k: v for k, v in body["deal"].items() if k != "server_seed"}
         if cid is not None and account_id is not None:
             body["cid"], body["account"] = cid, account_id
         try:
