@@ -17,6 +17,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
+from rummyhall.client import RoomClient
 from rummyhall.server.clock import FakeClock
 from rummyhall.store import accounts as store_accounts
 from rummyhall.store.accounts import HashPool, HashPoolBusy
@@ -229,6 +230,42 @@ async def test_changing_the_password_ends_the_other_sessions(tmp_path: Path) -> 
         assert old.status_code == 401
         new = await elsewhere.post("/api/login", json={"name": "devi", "password": "brand new pw"})
         assert new.status_code == 200
+
+
+async def _closed_with(client: RoomClient) -> int | None:
+    """The close code of the client's WebSocket, once the server has closed it."""
+    assert client._reader is not None and client._socket is not None
+    async with asyncio.timeout(30):
+        await client._reader
+    return client._socket.close_code
+
+
+async def test_an_ended_session_closes_its_websockets(tmp_path: Path) -> None:
+    """A password change signs out every other session, and their open sockets with them; a
+    logout closes the sockets of that session. The socket of the session that goes on stays."""
+    settings = fast_settings(tmp_path, _url(tmp_path), bots=False)
+    async with (
+        running(settings) as server,
+        RoomClient(server.url) as here,
+        RoomClient(server.url) as elsewhere,
+        RoomClient(server.url) as someone,
+    ):
+        await here.register("asha", PASSWORD)
+        await elsewhere.login("asha", PASSWORD)
+        await someone.register("ravi", PASSWORD)
+        for client in (here, elsewhere, someone):
+            await client.connect()
+            await client.send({"type": "ping"})
+        changed = await here.request("POST", "/api/password", {"old": PASSWORD, "new": "new pass!"})
+        assert changed["ended_sessions"] == 1
+        assert await _closed_with(elsewhere) == 4401
+        # This session's socket and another account's are open and answer.
+        assert (await here.send({"type": "ping"}))["type"] == "pong"
+        assert (await someone.send({"type": "ping"}))["type"] == "pong"
+        await here.request("POST", "/api/logout")
+        assert await _closed_with(here) == 4401
+        assert (await someone.send({"type": "ping"}))["type"] == "pong"
+        assert server.app.state.sockets._open.keys() == {someone.me["id"]}
 
 
 async def test_metrics_need_the_admin_token(tmp_path: Path) -> None:

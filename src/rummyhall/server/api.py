@@ -22,6 +22,7 @@ from rummyhall.melds import Arrangement, Hint, Wilds, arrange, check, get_profil
 from rummyhall.server.clock import Clock
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
+from rummyhall.server.open_sockets import OpenSockets
 from rummyhall.server.settings import Settings
 from rummyhall.server.throttle import Buckets
 from rummyhall.server.wire import (
@@ -58,6 +59,11 @@ def _db(request: Request) -> Database:
 def _settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
+
+
+def _sockets(request: Request) -> OpenSockets:
+    sockets: OpenSockets = request.app.state.sockets
+    return sockets
 
 
 def _pool(request: Request) -> HashPool:
@@ -243,6 +249,7 @@ async def change_password(body: PasswordChange, account: Me, request: Request) -
     async with _db(request).transaction() as session:
         await store_accounts.set_password_hash(session, account.id, password_hash)
         ended = await store_accounts.end_other_sessions(session, account.id, keep)
+    await _sockets(request).end(account.id, keep=keep)
     return {"ok": True, "ended_sessions": ended}
 
 
@@ -273,7 +280,10 @@ async def logout(request: Request, response: Response) -> JSON:
     token = request.cookies.get(settings.cookie_name)
     if token:
         async with _db(request).transaction() as session:
+            account = await store_accounts.session_account(session, token)
             await store_accounts.end_session(session, token)
+        if account is not None:
+            await _sockets(request).end(account.id, token=token)
     response.delete_cookie(settings.cookie_name, path="/")
     return {"ok": True}
 

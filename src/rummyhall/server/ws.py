@@ -25,6 +25,7 @@ from rummyhall.games.protocol import GameError
 from rummyhall.server.api import account_of
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
+from rummyhall.server.open_sockets import OpenSockets
 from rummyhall.server.settings import Settings
 from rummyhall.server.table import TableActor
 from rummyhall.server.wire import Act, ClientMessage, Leave, Ping, Sit, Unwatch, Watch
@@ -184,6 +185,13 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     connection = Connection(websocket, account.id, account.name, settings.outbox_limit)
+
+    async def signed_out() -> None:
+        connection.closed = True
+        await websocket.close(CLOSE_NOT_SIGNED_IN, "signed out")
+
+    sockets: OpenSockets = app.state.sockets
+    sockets.add(account.id, websocket.cookies.get(settings.cookie_name, ""), signed_out)
     hub.metrics.connections.inc()
     watching: dict[int, TableActor] = {}
     limit = RateLimit(settings.rate_per_second, settings.rate_burst)
@@ -222,6 +230,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        sockets.remove(account.id, signed_out)
         for actor in watching.values():
             actor.unwatch(connection)
         connection.stop()
