@@ -233,6 +233,30 @@ async def test_a_second_seat_only_on_request(tmp_path: Path, db_url: str) -> Non
     assert report.problems == []
 
 
+async def test_requests_at_once_take_one_seat(tmp_path: Path, db_url: str) -> None:
+    """Sits and quick-seats of one account sent all at once: each checks that the account sits
+    nowhere else, so exactly one gets a seat and the others are refused."""
+    settings = fast_settings(tmp_path, db_url, next_game_ms=3_600_000, bots=False)
+    async with running(settings) as server, RoomClient(server.url) as client:
+        await client.register("hasty", "a long password")
+        tables = [
+            int((await client.request("POST", "/api/tables", {"room": room}))["table"]["id"])
+            for room in (PATTI, POINTS_2P)
+        ]
+        requests = [
+            *(client.request("POST", f"/api/tables/{table}/sit", {}) for table in tables),
+            *(client.quick_seat(room) for room in ("patti-10-4p", "indian13-pool101-50-2p")),
+        ]
+        answers = await asyncio.gather(*requests, return_exceptions=True)
+        refused = [a for a in answers if isinstance(a, ClientError)]
+        assert len(refused) == len(requests) - 1, answers
+        assert {error.code for error in refused} == {"seated_elsewhere"}
+        me = await client.request("GET", "/api/me")
+        assert len(me["tables"]) == 1
+    report = await audit_database(settings.database_url)
+    assert report.problems == []
+
+
 async def test_auto_rebuy_needs_a_seat(tmp_path: Path, db_url: str) -> None:
     settings = fast_settings(tmp_path, db_url, next_game_ms=3_600_000)
     async with running(settings) as server, RoomClient(server.url) as client:

@@ -345,17 +345,14 @@ async def invite(code: str, account: Me, request: Request) -> JSON:
 
 @router.post("/tables/{table_id}/sit")
 async def sit(table_id: int, body: SitRequest, account: Me, request: Request) -> JSON:
-    hub = _hub(request)
-    actor = hub.reach(table_id, account.id)
-    hub.check_elsewhere(account.id, table_id, body.another)
-    seat = await actor.call(
-        lambda: actor.sit(
-            account.id,
-            account.name,
-            seat=body.seat,
-            buy_in=body.buy_in,
-            auto_rebuy=body.auto_rebuy,
-        )
+    seat = await _hub(request).sit(
+        account.id,
+        account.name,
+        table_id,
+        another=body.another,
+        seat=body.seat,
+        buy_in=body.buy_in,
+        auto_rebuy=body.auto_rebuy,
     )
     return {"table": table_id, "seat": seat}
 

@@ -5,9 +5,11 @@ that everyone has left."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import uuid
+from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
 
@@ -130,6 +132,7 @@ class Hub:
         self._promised: dict[int, int] = {}
         self._seated: dict[int, set[int]] = {}
         """Who sits where: account -> the open tables where it has a seat."""
+        self._seating_locks: dict[int, asyncio.Lock] = {}
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -196,7 +199,35 @@ class Hub:
         actors = (self.tables.get(table_id) for table_id in self._seated.get(account_id, ()))
         return sorted((a for a in actors if a is not None and not a.closed), key=lambda a: a.id)
 
-    def check_elsewhere(self, account_id: int, table_id: int | None, another: bool) -> None:
+    @contextlib.asynccontextmanager
+    async def _seating(self, account_id: int) -> AsyncIterator[None]:
+        """One seat request of an account at a time: the check that it sits nowhere else and
+        the sit itself must not interleave with another request of the same account, or two
+        requests at once could each find no other seat and sit at two tables."""
+        lock = self._seating_locks.setdefault(account_id, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._seating_locks.get(account_id) is lock:
+                del self._seating_locks[account_id]
+
+    async def sit(
+        self, account_id: int, name: str, table_id: int, *, another: bool = False,
+        seat: int | None = None, buy_in: int | None = None, auto_rebuy: bool = False,
+    ) -> int:  # fmt: skip
+        """Sit the player at the table (which they must be able to reach); returns the seat."""
+        actor = self.reach(table_id, account_id)
+        async with self._seating(account_id):
+            self._check_elsewhere(account_id, table_id, another)
+            taken: int = await actor.call(
+                partial(
+                    actor.sit, account_id, name, seat=seat, buy_in=buy_in, auto_rebuy=auto_rebuy
+                )
+            )
+            return taken
+
+    def _check_elsewhere(self, account_id: int, table_id: int | None, another: bool) -> None:
         """A seat at a second table only when the player asked for one: a player who went back
         to the lobby with a seat still held must not end up paying at two tables unawares."""
         if another:
@@ -325,10 +356,16 @@ class Hub:
         of the room goes back to it; one seated elsewhere must ask for ``another`` seat.
         Returns (table, seat)."""
         room = self.room(room_key)
+        async with self._seating(account_id):
+            return await self._quick_seat(account_id, name, room, another, auto_rebuy)
+
+    async def _quick_seat(
+        self, account_id: int, name: str, room: Room, another: bool, auto_rebuy: bool
+    ) -> tuple[int, int]:
         for actor in self.seated_at(account_id):
             if actor.room.key == room.key and not actor.private:
                 return actor.id, int(actor.seat_of(account_id) or 0)
-        self.check_elsewhere(account_id, None, another)
+        self._check_elsewhere(account_id, None, another)
         choosing = self._choosing.setdefault(room.key, asyncio.Lock())
         for _ in range(5):
             async with choosing:

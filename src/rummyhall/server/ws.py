@@ -274,18 +274,16 @@ async def _handle(
             if actor_or_none is not None:
                 actor_or_none.unwatch(connection)
         elif isinstance(message, Sit):
-            actor = hub.reach(message.table, connection.account_id)
-            hub.check_elsewhere(connection.account_id, message.table, message.another)
-            seat = await actor.call(
-                lambda: actor.sit(
-                    connection.account_id,
-                    connection.name,
-                    seat=message.seat,
-                    buy_in=message.buy_in,
-                    auto_rebuy=message.auto_rebuy,
-                )
+            seat = await hub.sit(
+                connection.account_id,
+                connection.name,
+                message.table,
+                another=message.another,
+                seat=message.seat,
+                buy_in=message.buy_in,
+                auto_rebuy=message.auto_rebuy,
             )
-            connection.send(_ack(message.cid, actor, seat=seat))
+            connection.send(_ack(message.cid, hub.table(message.table), seat=seat))
         elif isinstance(message, Leave):
             actor = hub.reach(message.table, connection.account_id)
             later = await actor.call(lambda: actor.leave(connection.account_id))
