@@ -499,8 +499,16 @@ def test_keyboard_shortcuts_and_the_open_cards(
     wait_until(lambda: len(flat(hand_groups(page))) == 13, "the card to leave the hand")
 
     # The open cards dialog, once the bot has played (nothing moves on our turn): the open pile,
-    # newest first.
-    wait_until(lambda: enabled(closed) or page.get_by_test_id("result").is_visible(), "our turn")
+    # newest first. The bot's move may also end the deal, or declare (taking our discard to
+    # complete its hand), and then the show waits for our groups.
+    wait_until(
+        lambda: (
+            enabled(closed)
+            or page.get_by_test_id("result").is_visible()
+            or page.get_by_test_id("show-banner").is_visible()
+        ),
+        "the bot's move",
+    )
     assert_hand_is_the_view(page, frames)
     pile = frames.view()["open"]
     page.get_by_test_id("action-open-cards").click()
