@@ -32,7 +32,6 @@ from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.bots import Bot
-from rummyhall.cards import parse
 from rummyhall.economy import ledger
 from rummyhall.economy.bulk import Transfer
 from rummyhall.economy.rooms import Room
@@ -52,7 +51,7 @@ from rummyhall.server.errors import RoomError
 from rummyhall.server.metrics import Metrics
 from rummyhall.server.settings import Settings
 from rummyhall.server.writer import Writer
-from rummyhall.shuffle import FairDeal, new_server_seed, shuffled_indices
+from rummyhall.shuffle import FairDeal, new_server_seed
 from rummyhall.store import tables as store_tables
 from rummyhall.store.tables import LogEntry
 
@@ -150,6 +149,10 @@ class TableActor:
         self.game_no = 0
         self.fair: FairDeal | None = None
         """The committed seed of the next deal, until it is used."""
+        self.dealt: FairDeal | None = None
+        """The seeds of the deal being played: its refills of the closed deck derive from them."""
+        self.refills = 0
+        """Refills of the closed deck so far in the deal being played."""
         self.published: dict[str, str | int] | None = None
         """The public part of the latest deal's seed (commitment, client seed, nonce)."""
         self.seq = 0
@@ -327,6 +330,7 @@ class TableActor:
         self.seats, self.stacks, self.pot = fresh.seats, fresh.stacks, fresh.pot
         self.game, self.game_no, self.seq = fresh.game, fresh.game_no, fresh.seq
         self.fair, self.published, self._cids = fresh.fair, fresh.published, fresh._cids
+        self.dealt, self.refills = fresh.dealt, fresh.refills
         now = self.clock.now()
         self._away = {
             seat: self._away.get(seat, now)
@@ -374,7 +378,10 @@ class TableActor:
                 assert self.game is not None
                 self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
             if deal is not None and deal.fair is not None:
+                self.dealt, self.refills = self.fair or deal.fair, 0
                 self.fair = None
+            elif deal is not None:
+                self.refills += 1  # a refill of the closed deck
             if "cid" in body:
                 self._remember(int(body["account"]), str(body["cid"]), self.seq)
         elif kind == "void":
@@ -589,10 +596,10 @@ class TableActor:
         if kind != "reshuffle":
             assert self.fair is not None
             return Deal.of_fair(self.fair, *self.game.shoe())
-        # A rummy stock refill: the open pile under its top card, shuffled with a fresh seed.
-        under: list[str] = list(self.game.view(None)["open"])[:-1]
-        order = shuffled_indices(new_server_seed(), f"refill:{self.id}", self.game_no, len(under))
-        return Deal(tuple(parse(under[i]) for i in order))
+        # A rummy stock refill: the open pile under its top card, in the order the committed
+        # seeds of the deal being played give its next refill (docs/provably-fair.md).
+        assert self.dealt is not None
+        return Deal.of_refill(self.dealt, self.refills + 1, self.game.refill_source())
 
     async def act(
         self,
