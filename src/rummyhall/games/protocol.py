@@ -415,13 +415,15 @@ class RefillCheck:
         return self.problem is None
 
 
-def refill_checks(record: Mapping[str, Any]) -> list[RefillCheck]:
+def refill_checks(record: Mapping[str, Any], *, partial: bool = False) -> list[RefillCheck]:
     """Every refill of the closed deck in ``record``, each recomputed from the seeds of its deal
     (the latest new deal before it) and compared with the recorded order; the number it must
     have is one more than the refills its deal had before it. The record is replayed to tell
     refills from new deals (the house is awaited for ``reshuffle``), which also checks that each
-    refill's ``from`` is the open pile under its top card. Raises :class:`GameError` (or
-    ``ValueError``, ``KeyError``) for a record the rules refuse."""
+    refill's ``from`` is the open pile under its top card.
+
+    Raises :class:`GameError` for a record the rules refuse, or with ``partial`` stops there and
+    returns the refills before it (a tampered refill usually makes a later draw impossible)."""
     game = game_class(str(record["game"])).create(record["config"])
     checks: list[RefillCheck] = []
     fair: FairDeal | None = None
@@ -435,7 +437,12 @@ def refill_checks(record: Mapping[str, Any]) -> list[RefillCheck]:
                 checks.append(_check_refill(index, count, deal, fair))
             else:
                 fair, count = deal.fair, 0
-        game.apply(int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal)
+        try:
+            game.apply(int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal)
+        except GameError:
+            if not partial:
+                raise
+            break
     return checks
 
 
