@@ -293,6 +293,38 @@ def test_verify_deal_refill_arguments(capsys: pytest.CaptureFixture[str]) -> Non
     capsys.readouterr()
 
 
+def doc_examples() -> list[tuple[list[str], list[str], int]]:
+    """The ``rummyhall verify-deal`` examples of docs/provably-fair.md: (arguments, printed lines,
+    exit status)."""
+    import shlex
+
+    text = (ROOT / "docs" / "provably-fair.md").read_text(encoding="utf-8")
+    examples = []
+    for block in text.split("```")[1::2]:
+        lines = block.strip("\n").splitlines()
+        if not lines or not lines[0].startswith("$ rummyhall verify-deal"):
+            continue
+        command = lines.pop(0)
+        while command.endswith("\\"):
+            command = command[:-1] + lines.pop(0)
+        status = 0
+        if lines[-2:-1] == ["$ echo $?"]:
+            status = int(lines[-1])
+            lines = lines[:-2]
+        examples.append((shlex.split(command)[2:], lines, status))
+    return examples
+
+
+def test_the_documented_examples_are_what_verify_deal_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    examples = doc_examples()
+    assert sum(1 for argv, _, _ in examples if "--refill" in argv) == 2
+    for argv, printed, status in examples:
+        assert main(argv) == status, argv
+        assert capsys.readouterr().out.splitlines() == printed, argv
+
+
 # --- uniform_below and the word stream -----------------------------------------------------------
 
 
