@@ -377,7 +377,8 @@ class TableActor:
             if replaying:
                 assert self.game is not None
                 self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
-            if deal is not None and deal.fair is not None:
+            if deal is not None and (deal.fair is not None or self.fair is not None):
+                # The committed deal is dealt (a refill comes with no commitment pending).
                 self.dealt, self.refills = self.fair or deal.fair, 0
                 self.fair = None
             elif deal is not None:
