@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from rummyhall import cli, terminal
-from rummyhall.cards import parse, sort_key
+from rummyhall.cards import parse, parse_physical, sort_key
 from rummyhall.games.indian13 import Indian13, Indian13Config
-from rummyhall.games.protocol import HOUSE, Deal, Game
+from rummyhall.games.protocol import HOUSE, Deal, Game, refill_checks
 from rummyhall.shuffle import FairDeal
 from scenarios import Table, stacked
 
@@ -393,6 +393,16 @@ def test_play_through_a_refill(
     assert code == 0
     assert "p0 deal  (closed deck refilled: " in out
     assert "not over: the record stops while the game waits for p" in out
+    # The refill is the one the deal's seeds give (the same derivation as the server's).
+    record = json.loads(path.read_text(encoding="utf-8"))
+    seeds = record["actions"][0]["deal"]
+    refills = [e["deal"] for e in record["actions"] if "refill" in e.get("deal", {})]
+    assert [deal["refill"] for deal in refills] == [1]
+    fair = FairDeal(bytes.fromhex(seeds["server_seed"]), seeds["client_seed"], seeds["nonce"])
+    under = [parse_physical(token) for token in refills[0]["from"].split()]
+    assert refills[0]["cards"] == " ".join(card.physical for card in fair.refill(1, under))
+    assert [(check.checkable, check.ok) for check in refill_checks(record)] == [(True, True)]
+    assert "every refill is the order its deal's seeds give" in out
 
 
 def test_replay_of_a_deal_without_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

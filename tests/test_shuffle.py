@@ -24,6 +24,9 @@ from rummyhall.shuffle import (
     commitment,
     deal_order,
     random_stream,
+    refill_client_seed,
+    refill_indices,
+    refill_order,
     shuffled_indices,
     stream_message,
     stream_words,
@@ -153,6 +156,55 @@ def test_stream_blocks_are_hmac_of_the_documented_message() -> None:
     assert stream_message(client, 5, 2) == "joué:1:5:2".encode()
 
 
+# --- refills of the closed deck ------------------------------------------------------------------
+
+UNDER = ["2H", "9C", "KD", "5S", "JK", "7H", "3D", "QS", "10C", "4H"]
+"""The cards under the open pile's top card, bottom first: the worked refill of provably-fair.md."""
+
+
+@pytest.mark.parametrize("nonce", [0, 3])
+@pytest.mark.parametrize("refill", [1, 2, 10])
+@pytest.mark.parametrize("n", [1, 2, 10, 79])
+def test_refill_matches_the_reference_implementation(nonce: int, refill: int, n: int) -> None:
+    # The documented message of block k: f"{client_seed}:refill:{r}:{nonce}:{k}".
+    expected = reference_indices(SEED, f"{CLIENT}:refill:{refill}", nonce, n)
+    assert refill_indices(SEED, CLIENT, nonce, refill, n) == expected
+    assert refill_client_seed(CLIENT, refill) == f"player:refill:{refill}"
+
+
+def test_refill_first_steps_from_first_principles() -> None:
+    block0 = hmac.new(SEED, b"player:refill:1:0:0", hashlib.sha256).digest()
+    first, second = int.from_bytes(block0[:4], "big"), int.from_bytes(block0[4:8], "big")
+    order = refill_order(SEED, CLIENT, 0, 1, UNDER)
+    # i = 9 draws below 10, i = 8 below 9: those cards go to the bottom and stay there.
+    assert order[9] == UNDER[first % 10] == "3D"
+    assert order[8] == UNDER[second % 9] == "2H"
+
+
+def test_pinned_refill() -> None:
+    # The worked example of docs/provably-fair.md ("Refills of the closed deck").
+    assert refill_indices(SEED, CLIENT, 0, 1, 10) == [4, 7, 5, 9, 3, 2, 1, 8, 0, 6]
+    assert " ".join(refill_order(SEED, CLIENT, 0, 1, UNDER)) == "JK QS 7H 4H 5S KD 9C 10C 2H 3D"
+    assert " ".join(refill_order(SEED, CLIENT, 0, 2, UNDER)) == "QS 10C JK 9C 7H KD 3D 5S 4H 2H"
+    assert FairDeal(SEED, CLIENT, 0).refill(1, UNDER) == refill_order(SEED, CLIENT, 0, 1, UNDER)
+
+
+def test_refills_use_streams_of_their_own() -> None:
+    """Each refill of a deal draws from a stream that is neither the deal's nor another
+    refill's: the orders of 106 cards differ (equal by chance with odds 1 in 106!)."""
+    orders = [shuffled_indices(SEED, CLIENT, 0, 106)]
+    orders += [refill_indices(SEED, CLIENT, 0, r, 106) for r in (1, 2, 3)]
+    assert len({tuple(order) for order in orders}) == 4
+    # A refill is a permutation of exactly the cards it was given.
+    assert sorted(refill_order(SEED, CLIENT, 0, 1, UNDER)) == sorted(UNDER)
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 1.0])
+def test_refill_numbers_start_at_one(bad: object) -> None:
+    with pytest.raises(ValueError, match="numbered 1, 2"):
+        refill_indices(SEED, CLIENT, 0, bad, 10)  # type: ignore[arg-type]
+
+
 # --- commitment ----------------------------------------------------------------------------------
 
 
@@ -191,6 +243,86 @@ def test_verify_deal_reports_a_wrong_commitment(capsys: pytest.CaptureFixture[st
     assert code == 1
     assert any(line.startswith("MISMATCH") for line in lines)
     assert "commitment matches" not in lines
+
+
+def _verify_refill(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, list[str]]:
+    argv = ["verify-deal", "--server-seed", SEED.hex(), "--client-seed", CLIENT, "--nonce", "0"]
+    code = main([*argv, "--from", " ".join(UNDER), *extra])
+    return code, capsys.readouterr().out.splitlines()
+
+
+def test_verify_deal_recomputes_a_refill(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = _verify_refill(capsys, "--refill", "1", "--commitment", commitment(SEED))
+    assert code == 0
+    assert lines == [
+        "JK QS 7H 4H 5S KD 9C 10C 2H 3D",
+        f"commitment {commitment(SEED)}",
+        "commitment matches",
+    ]
+    recorded = "JK QS 7H 4H 5S KD 9C 10C 2H 3D"
+    code, lines = _verify_refill(capsys, "--refill", "1", "--cards", recorded)
+    assert code == 0 and lines[-1] == "refill 1 matches"
+    # copy numbers are kept, as a record writes them
+    code, lines = _verify_refill(capsys, "--refill", "1", "--from", "AS#1 AS#2 KD#1")
+    assert code == 0 and lines[0] == " ".join(
+        refill_order(SEED, CLIENT, 0, 1, ["AS#1", "AS#2", "KD#1"])
+    )
+
+
+def test_verify_deal_reports_a_tampered_refill(capsys: pytest.CaptureFixture[str]) -> None:
+    swapped = "QS JK 7H 4H 5S KD 9C 10C 2H 3D"  # the top two cards exchanged
+    code, lines = _verify_refill(capsys, "--refill", "1", "--cards", swapped)
+    assert code == 1
+    assert lines[-1].startswith("MISMATCH: --cards is not the order refill 1")
+    # the right order for refill 1, claimed as refill 2 of the deal
+    code, lines = _verify_refill(
+        capsys, "--refill", "2", "--cards", "JK QS 7H 4H 5S KD 9C 10C 2H 3D"
+    )
+    assert code == 1 and lines[-1].startswith("MISMATCH")
+
+
+def test_verify_deal_refill_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["verify-deal", "--server-seed", SEED.hex(), "--client-seed", CLIENT, "--nonce", "0"]
+    assert main([*argv, "--refill", "1"]) == 2
+    assert "--refill needs --from" in capsys.readouterr().err
+    assert main([*argv, "--from", "AS 2S"]) == 2
+    assert "--from and --cards go with --refill" in capsys.readouterr().err
+    assert main([*argv, "--refill", "0", "--from", "AS 2S"]) == 2
+    assert "numbered 1, 2" in capsys.readouterr().err
+    assert main([*argv, "--refill", "1", "--from", "AS ZZ"]) == 2
+    capsys.readouterr()
+
+
+def doc_examples() -> list[tuple[list[str], list[str], int]]:
+    """The ``rummyhall verify-deal`` examples of docs/provably-fair.md: (arguments, printed lines,
+    exit status)."""
+    import shlex
+
+    text = (ROOT / "docs" / "provably-fair.md").read_text(encoding="utf-8")
+    examples = []
+    for block in text.split("```")[1::2]:
+        lines = block.strip("\n").splitlines()
+        if not lines or not lines[0].startswith("$ rummyhall verify-deal"):
+            continue
+        command = lines.pop(0)
+        while command.endswith("\\"):
+            command = command[:-1] + lines.pop(0)
+        status = 0
+        if lines[-2:-1] == ["$ echo $?"]:
+            status = int(lines[-1])
+            lines = lines[:-2]
+        examples.append((shlex.split(command)[2:], lines, status))
+    return examples
+
+
+def test_the_documented_examples_are_what_verify_deal_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    examples = doc_examples()
+    assert sum(1 for argv, _, _ in examples if "--refill" in argv) == 2
+    for argv, printed, status in examples:
+        assert main(argv) == status, argv
+        assert capsys.readouterr().out.splitlines() == printed, argv
 
 
 # --- uniform_below and the word stream -----------------------------------------------------------

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rummyhall import __version__
-from rummyhall.cards import CardError, format_cards, parse, parse_cards
+from rummyhall.cards import Card, CardError, format_cards, parse, parse_cards, parse_physical
 from rummyhall.games import indian13 as _indian13  # noqa: F401  (registers the game)
 from rummyhall.games import patti as _patti  # noqa: F401  (registers the game)
 from rummyhall.games.protocol import (
@@ -23,12 +23,15 @@ from rummyhall.games.protocol import (
     Event,
     Game,
     GameError,
+    RefillCheck,
     game_class,
     notation,
+    refill_checks,
     replay,
+    same_cards,
 )
 from rummyhall.melds import Arrangement, arrange, get_profile
-from rummyhall.shuffle import commitment, deal_order
+from rummyhall.shuffle import commitment, deal_order, refill_order
 
 
 def _arrangement_json(result: Arrangement) -> dict[str, Any]:
@@ -106,24 +109,53 @@ def _cmd_arrange(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _physical_cards(text: str) -> list[Card]:
+    return [parse_physical(token) for token in text.split()]
+
+
 def _cmd_verify_deal(args: argparse.Namespace, out: TextIO) -> int:
     try:
         seed = bytes.fromhex(args.server_seed)
     except ValueError:
         return _refuse("verify-deal", "--server-seed must be hexadecimal")
+    if args.refill is None and (args.source is not None or args.cards is not None):
+        return _refuse("verify-deal", "--from and --cards go with --refill")
+    if args.refill is not None and args.source is None:
+        return _refuse("verify-deal", "--refill needs --from: the cards the refill shuffled")
     try:
-        order = deal_order(seed, args.client_seed, args.nonce, decks=args.decks, jokers=args.jokers)
-    except ValueError as exc:
+        if args.refill is None:
+            order = deal_order(
+                seed, args.client_seed, args.nonce, decks=args.decks, jokers=args.jokers
+            )
+            recorded = None
+        else:
+            under = _physical_cards(args.source)
+            recorded = None if args.cards is None else _physical_cards(args.cards)
+            order = refill_order(seed, args.client_seed, args.nonce, args.refill, under)
+    except (ValueError, CardError) as exc:
         return _refuse("verify-deal", exc)
-    out.write(format_cards(order) + "\n")
+    # A refill keeps the copy numbers it was given (a record names physical cards).
+    shown = format_cards(order) if args.refill is None else " ".join(c.physical for c in order)
+    out.write(shown + "\n")
     actual = commitment(seed)
     out.write(f"commitment {actual}\n")
+    status = 0
     if args.commitment is not None:
         if actual != args.commitment.strip().lower():
             out.write("MISMATCH: the server seed does not match the published commitment\n")
-            return 1
-        out.write("commitment matches\n")
-    return 0
+            status = 1
+        else:
+            out.write("commitment matches\n")
+    if recorded is not None:
+        if same_cards(recorded, order):
+            out.write(f"refill {args.refill} matches\n")
+        else:
+            out.write(
+                f"MISMATCH: --cards is not the order refill {args.refill} of this deal gives "
+                "the cards of --from\n"
+            )
+            status = 1
+    return status
 
 
 class RecordError(Exception):
@@ -232,12 +264,43 @@ def _fair_deals(record: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any],
     return found
 
 
-def _verify_command(deal: Mapping[str, Any]) -> str:
+def _verify_command(deal: Mapping[str, Any], refill: Mapping[str, Any] | None = None) -> str:
+    """The ``verify-deal`` line that checks a fair deal or, given its entry, one of its refills."""
+    if refill is None:
+        what = f"--decks {deal['decks']} --jokers {deal['jokers']}"
+    else:
+        what = (
+            f"--refill {refill['refill']} --from {shlex.quote(str(refill['from']))} "
+            f"--cards {shlex.quote(str(refill['cards']))}"
+        )
     return (
         f"rummyhall verify-deal --server-seed {deal['server_seed']} "
         f"--client-seed {shlex.quote(str(deal['client_seed']))} --nonce {deal['nonce']} "
-        f"--decks {deal['decks']} --jokers {deal['jokers']} --commitment {deal.get('commitment')}"
+        f"{what} --commitment {deal.get('commitment')}"
     )
+
+
+def _refill_name(check: RefillCheck) -> str:
+    return f"refill {check.number} of its deal (action {check.action})"
+
+
+def _refill_lines(checks: Sequence[RefillCheck]) -> tuple[list[str], int]:
+    """What ``replay`` says about the refills of the closed deck, and its exit status."""
+    checked = [check for check in checks if check.checkable]
+    lines = [
+        f"refills: {len(checks)} refill(s) of the closed deck; {len(checked)} recomputed from "
+        "their deal's seeds"
+    ]
+    status = 0
+    for check in checks:
+        if not check.checkable:
+            lines.append(f"note: {_refill_name(check)} {check.problem}")
+        elif not check.ok:
+            lines.append(f"MISMATCH: {_refill_name(check)}: {check.problem}")
+            status = 1
+    if checked and status == 0:
+        lines.append("every refill is the order its deal's seeds give")
+    return lines, status
 
 
 def _config_line(record: Mapping[str, Any], game: Game) -> str:
@@ -460,9 +523,15 @@ def _verbose_lines(record: Mapping[str, Any]) -> list[str]:
     origin = int(actions[0]["at"]) if actions else 0
     finishes: dict[int, str] = {}
     lines: list[str] = []
+    seeds: Mapping[str, Any] | None = None
     for index, entry in enumerate(actions, 1):
         new_deal = game.view(None).get("phase") in ("start", "between")
         events = _step(game, index, entry)
+        deal = entry.get("deal", {})
+        if "server_seed" in deal:
+            seeds = deal
+        elif new_deal:
+            seeds = None
         seconds = (int(entry["at"]) - origin) / 1000
         line = f"{seconds:8.1f}s {notation(entry)}"
         note_of = _patti_note if game.name == "patti" else _event_note
@@ -476,6 +545,9 @@ def _verbose_lines(record: Mapping[str, Any]) -> list[str]:
             continue
         state = _state_note(game)
         lines.append(f"{line}  [{state}]" if state and not game.over else line)
+        if "refill" in deal and seeds is not None:
+            lines.append(f"{' ' * 10}refill {deal['refill']} from the deal's seeds")
+            lines.append(f"{' ' * 10}      check: {_verify_command(seeds, deal)}")
         for event in events:
             if event.kind == "declaration" and "finish" in event.data:
                 finishes[int(event.data["seat"])] = str(event.data["finish"])
@@ -488,9 +560,20 @@ def _verbose_lines(record: Mapping[str, Any]) -> list[str]:
 def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     try:
         record = load_record(args.record)
+    except RecordError as exc:
+        return _refuse("replay", exc)
+    try:
         game = replay_record(record)
         moves = _verbose_lines(record) if args.verbose else []
     except RecordError as exc:
+        # A refill that is not what the seeds give often makes a later draw impossible: say so.
+        try:
+            refills = refill_checks(record, partial=True)
+        except _RECORD_ERRORS:
+            refills = []
+        for check in refills:
+            if check.checkable and not check.ok:
+                print(f"replay: MISMATCH: {_refill_name(check)}: {check.problem}", file=sys.stderr)
         return _refuse("replay", exc)
     out.write(_config_line(record, game) + "\n")
     for line in moves:
@@ -515,6 +598,15 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             status = 1
         else:
             out.write("every commitment matches its revealed server seed\n")
+    try:
+        refills = refill_checks(record)
+    except _RECORD_ERRORS as exc:  # pragma: no cover - the replay above refused it already
+        return _refuse("replay", f"the refills cannot be checked: {exc}")
+    if refills:
+        lines, refill_status = _refill_lines(refills)
+        for line in lines:
+            out.write(line + "\n")
+        status = max(status, refill_status)
     stored = record.get("result")
     if stored is not None:
         replayed = None if game.result is None else json.loads(json.dumps(game.result.to_json()))
@@ -613,6 +705,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--decks", type=int, default=2, help="packs of 52 in the shoe")
     p.add_argument("--jokers", type=int, default=1, help="printed jokers per pack")
     p.add_argument("--commitment", help="the SHA-256 commitment published before the deal (hex)")
+    p.add_argument(
+        "--refill",
+        type=int,
+        metavar="R",
+        help="recompute refill R (1, 2, ...) of the deal's closed deck instead of its deck",
+    )
+    p.add_argument(
+        "--from",
+        dest="source",
+        metavar="CARDS",
+        help="with --refill: the cards under the open pile's top card, bottom first "
+        '(the record\'s "from")',
+    )
+    p.add_argument(
+        "--cards",
+        metavar="CARDS",
+        help='with --refill: the new closed deck as recorded, top first (the record\'s "cards"); '
+        "compared with the recomputed one",
+    )
     p.set_defaults(run=_cmd_verify_deal)
 
     p = sub.add_parser(

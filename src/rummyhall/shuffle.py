@@ -29,6 +29,14 @@ Algorithm, byte for byte (everything else in this module is plumbing around it):
   ``a[i]`` and ``a[j]``.
 * The deck (:func:`deal_order`) is ``deck[p] = shoe[a[p]]`` where ``shoe`` is
   :func:`rummyhall.cards.shoe` (canonical order); ``deck[0]`` is the top card, dealt first.
+* A refill of the closed deck (:func:`refill_order`): refill number ``r`` (1, 2, ... within the
+  deal) takes the cards under the open pile's top card, listed bottom of the pile first, as
+  ``under``, and makes the new closed deck ``stock[p] = under[b[p]]`` (``stock[0]`` on top,
+  drawn first), where ``b = shuffled_indices(server_seed, f"{client_seed}:refill:{r}", nonce,
+  len(under))``: the same stream, words and Fisher–Yates as the deal, with the client seed
+  extended by ``:refill:r`` (:func:`refill_client_seed`). The deal's commitment therefore fixes
+  every refill too, and no refill's stream is the stream of the deal, of another refill, or of
+  another deal (that would take the same nonce under the same seed).
 
 All unpredictability comes from :mod:`secrets`; the process-wide :mod:`random` generator is banned
 in this package (ruff TID251) because its state can be recovered from its outputs.
@@ -42,9 +50,9 @@ import hmac
 import itertools
 import secrets
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from rummyhall.cards import Card, shoe
 
@@ -61,6 +69,11 @@ _BLOCK_BYTES: Final = hashlib.sha256().digest_size
 _WORDS_PER_BLOCK: Final = _BLOCK_BYTES // WORD_BYTES
 _BLOCK_FORMAT: Final = struct.Struct(f">{_WORDS_PER_BLOCK}I")
 _WORD_FORMAT: Final = struct.Struct(">I")
+
+REFILL_TAG: Final = "refill"
+"""The word between the client seed and the refill number in a refill's client seed."""
+
+T = TypeVar("T")
 
 
 def new_server_seed() -> bytes:
@@ -182,6 +195,39 @@ def deal_order(
     return [cards[i] for i in shuffled_indices(server_seed, client_seed, nonce, len(cards))]
 
 
+def refill_client_seed(client_seed: str, refill: int) -> str:
+    """The client seed whose stream orders refill ``refill`` (1, 2, ...) of the deal with
+    ``client_seed``: ``f"{client_seed}:refill:{refill}"``, the number in decimal without padding.
+
+    Block ``k`` of refill ``r`` is thus the HMAC of ``f"{client_seed}:refill:{r}:{nonce}:{k}"``.
+    It is no message of the deal itself (after the client seed and its colon the deal's messages
+    go on with a digit, a refill's with ``refill``), nor of another refill of the deal (the three
+    numbers after ``refill:`` are digits only, so they split one way). Another deal could only
+    produce it with the same nonce under the same server seed, which the protocol rules out."""
+    if isinstance(refill, bool) or not isinstance(refill, int) or refill < 1:
+        raise ValueError(f"a refill is numbered 1, 2, ... within its deal, got {refill!r}")
+    return f"{client_seed}:{REFILL_TAG}:{refill}"
+
+
+def refill_indices(
+    server_seed: bytes, client_seed: str, nonce: int, refill: int, n: int
+) -> list[int]:
+    """The permutation of refill ``refill`` of a deal, for ``n`` cards:
+    :func:`shuffled_indices` under :func:`refill_client_seed`. Position ``p`` of the new closed
+    deck holds card ``result[p]`` of the cards it is made from (see :func:`refill_order`)."""
+    return shuffled_indices(server_seed, refill_client_seed(client_seed, refill), nonce, n)
+
+
+def refill_order(
+    server_seed: bytes, client_seed: str, nonce: int, refill: int, under: Sequence[T]
+) -> list[T]:
+    """Refill ``refill`` of a deal: ``under`` (the cards under the open pile's top card, bottom of
+    the pile first) in their new order, top of the closed deck first:
+    ``stock[p] = under[refill_indices(...)[p]]``."""
+    order = refill_indices(server_seed, client_seed, nonce, refill, len(under))
+    return [under[i] for i in order]
+
+
 @functools.lru_cache(maxsize=16)
 def _canonical_shoe(decks: int, jokers: int) -> tuple[Card, ...]:
     """:func:`rummyhall.cards.shoe`, built once per shoe size: building the cards costs more than
@@ -221,6 +267,11 @@ class FairDeal:
         return deal_order(
             self.server_seed, self.client_seed, self.nonce, decks=decks, jokers=jokers
         )
+
+    def refill(self, number: int, under: Sequence[T]) -> list[T]:
+        """Refill ``number`` (1, 2, ...) of this deal: the cards under the open pile's top card,
+        bottom first, in the order the seeds fix, top first (see :func:`refill_order`)."""
+        return refill_order(self.server_seed, self.client_seed, self.nonce, number, under)
 
     def to_public(self) -> dict[str, str | int]:
         """What may be shown before and during the deal: commitment, client seed, nonce."""

@@ -3,10 +3,10 @@
 :func:`simulate` seats one bot per seat and plays deals until it has played the number asked
 for (a pool plays whole matches, so it may play a few more). The house deals provably-fair decks
 derived from the seed (:class:`FairHouse`: deal ``k`` of a run uses the server seed
-``sha256(f"{seed}:{k}")``), refills the closed deck when the game asks, and the clock advances a
-fixed step per action: bots act at once, so no deadline is ever reached. With ``checks=True``
-every invariant of :mod:`rummyhall.games.invariants` is checked after every action; the report
-lists what broke. ``checks=False`` skips them, to measure speed.
+``sha256(f"{seed}:{k}")``), refills the closed deck from the deal's seeds when the game asks, and
+the clock advances a fixed step per action: bots act at once, so no deadline is ever reached.
+With ``checks=True`` every invariant of :mod:`rummyhall.games.invariants` is checked after every
+action; the report lists what broke. ``checks=False`` skips them, to measure speed.
 
 Rummy Patti (:func:`simulate_patti`) plays one table session: every game is a deal, the stacks
 carry over from game to game and the first move passes one seat on each game, as at a real table.
@@ -28,12 +28,12 @@ from typing import Any, Final
 from rummyhall.bots import Bot
 from rummyhall.bots.indian13 import Indian13Bot
 from rummyhall.bots.patti import PattiBot
-from rummyhall.cards import Card, parse, shoe
+from rummyhall.cards import Card, shoe
 from rummyhall.games.indian13 import Indian13, Indian13Config
 from rummyhall.games.invariants import Invariants
 from rummyhall.games.patti import Patti, PattiConfig
 from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, notation
-from rummyhall.shuffle import FairDeal, shuffled_indices
+from rummyhall.shuffle import FairDeal
 
 STEP_MS: Final = 1000
 """Time between two actions of a simulated game (ms)."""
@@ -55,13 +55,17 @@ PATTI_REBUY_BELOW: Final = 3
 class FairHouse:
     """The house of a simulation: provably-fair decks derived from ``seed``, one per new deal
     (``sha256(f"{seed}:{k}")`` is the server seed of the run's deal ``k``, which is also the
-    nonce), and refills of the closed deck shuffled from the open pile with the same stream."""
+    nonce), and refills of the closed deck derived from the current deal's seeds, as at a real
+    table (:meth:`rummyhall.games.protocol.Deal.of_refill`)."""
 
     def __init__(self, seed: int, client_seed: str = "rummyhall-sim") -> None:
         self.seed = seed
         self.client_seed = client_seed
         self.deals = 0
+        self.current: FairDeal | None = None
+        """The seeds of the deal being played."""
         self.refills = 0
+        """Refills of the closed deck in the current deal so far."""
 
     def fair(self, index: int) -> FairDeal:
         server_seed = hashlib.sha256(f"{self.seed}:{index}".encode()).digest()
@@ -73,15 +77,16 @@ class FairHouse:
             return self.refill(game)
         fair = self.fair(self.deals)
         self.deals += 1
+        self.current, self.refills = fair, 0
         return Deal.of_fair(fair, *game.shoe())
 
     def refill(self, game: Game) -> Deal:
-        """The open pile under its top card, shuffled: a new closed deck (rummy games)."""
-        under: list[str] = list(game.view(None)["open"])[:-1]
-        seed = hashlib.sha256(f"{self.seed}:refill:{self.refills}".encode()).digest()
+        """The open pile under its top card, in the order the deal's seeds give the next refill:
+        a new closed deck (rummy games)."""
+        if self.current is None:
+            raise RuntimeError("a refill before any deal")
         self.refills += 1
-        order = shuffled_indices(seed, self.client_seed, self.refills, len(under))
-        return Deal(tuple(parse(under[i]) for i in order))
+        return Deal.of_refill(self.current, self.refills, game.refill_source())
 
 
 @dataclass(slots=True)

@@ -439,6 +439,8 @@ class TerminalTable(TerminalBase[Indian13]):
         )
         self.melds = PROFILES[settings.profile].melds
         self.fair: list[FairDeal] = []
+        self.refills = 0
+        """Refills of the closed deck in the current deal (each derived from its seeds)."""
         self.drawn: str | None = None
         """The card the person drew this turn (None: not drawn, or not known)."""
         self.quiet_moves = 0
@@ -489,12 +491,14 @@ class TerminalTable(TerminalBase[Indian13]):
     def _house(self) -> None:
         game = self.game
         if game.phase == "reshuffle":
-            under = _cards(game.view(None)["open"][:-1])
-            secrets.SystemRandom().shuffle(under)
-            self._apply(HOUSE, "deal", Deal(tuple(under)))
+            # The open pile under its top card, in the order the deal's seeds give this refill.
+            number = self.refills + 1
+            self._apply(HOUSE, "deal", Deal.of_refill(self.fair[-1], number, game.refill_source()))
+            self.refills = number
             return
         fair = self.deal_source(self.client_seed, len(self.fair))
         self.fair.append(fair)
+        self.refills = 0
         self._apply(HOUSE, "deal", Deal.of_fair(fair, *game.shoe()))
 
     def _between_deals(self) -> None:
@@ -953,6 +957,13 @@ class TerminalTable(TerminalBase[Indian13]):
                     "rummyhall verify-deal recomputes the deck)"
                 )
             )
+            if self.refills:
+                lines.append(
+                    st.dim(
+                        f" The closed deck was refilled {self.refills} time(s) from the same "
+                        "seeds (verify-deal --refill recomputes each)"
+                    )
+                )
         return "\n".join(lines)
 
     def _game_over(self, view: JSON) -> str:

@@ -1,17 +1,25 @@
 """Hand history in the browser: after a finished game the history lists it, the replay viewer
 steps through it to the end, and Verify recomputes the deal in the browser (js/fair.js, Web
 Crypto) and says verified; the same check on a record whose seed was altered says mismatch.
-js/fair.js is also checked against the worked example of docs/provably-fair.md."""
+js/fair.js is also checked against the worked example of docs/provably-fair.md, and its check of
+refills of the closed deck against the Python derivation: a game with refills (served to the page
+in place of the API's answers) verifies, a tampered refill shows as a mismatch, and an old record
+whose refills are plain cards says they cannot be checked."""
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 import time
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
-from rummyhall.shuffle import FairDeal
+from rummyhall.server.api import _replay_steps
+from rummyhall.shuffle import FairDeal, refill_order
+from rummyhall.sim import FairHouse
+from test_refills import plain, play, refill_entries, two_player
 
 ROOM = "patti-10-4p"
 EXAMPLE = {
@@ -155,4 +163,124 @@ def test_history_replay_and_verify(
     assert outcome["bad"] is False and any("commitment" in p for p in outcome["badProblems"])
     assert outcome["forged"] is False
     assert any("your cards" in p for p in outcome["forgedProblems"])
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_fair_js_refills_match_python(page: Page, play_as_guest: Any) -> None:
+    play_as_guest(page)
+    under = ["2H", "9C", "KD", "5S", "JK", "7H", "3D", "QS", "10C", "4H"]
+    physical = ["7H#2", "7H#1", "JK#2", "AS#1", "KD#2", "QC#1"]
+    answer = page.evaluate(
+        """async ([deal, under, physical]) => {
+            const fair = await import('/js/fair.js');
+            const seed = deal.server_seed;
+            let refused = '';
+            try { await fair.refillOrder(seed, 'player', 0, 0, under); }
+            catch (e) { refused = e.message; }
+            return {
+                one: (await fair.refillOrder(seed, 'player', 0, 1, under)).join(' '),
+                two: (await fair.refillOrder(seed, 'player', 0, 2, under)).join(' '),
+                utf8: (await fair.refillOrder(seed, 'joué:x', 7, 12, physical)).join(' '),
+                refused,
+            };
+        }""",
+        [EXAMPLE, under, physical],
+    )
+    seed = bytes.fromhex(str(EXAMPLE["server_seed"]))
+    assert answer["one"] == "JK QS 7H 4H 5S KD 9C 10C 2H 3D"  # docs/provably-fair.md
+    assert answer["one"] == " ".join(refill_order(seed, "player", 0, 1, under))
+    assert answer["two"] == " ".join(refill_order(seed, "player", 0, 2, under))
+    assert answer["utf8"] == " ".join(refill_order(seed, "joué:x", 7, 12, physical))
+    assert "numbered 1, 2" in answer["refused"]
+
+
+HAND_ID = 987654
+
+
+def serve_hand(page: Page, record: dict[str, Any], seat: int = 1) -> None:
+    """Answer the hand page's two requests with ``record`` (and its replay for ``seat``)."""
+    replay = {
+        "id": HAND_ID,
+        "game": record["game"],
+        "seat": seat,
+        "config": record["config"],
+        "result": record.get("result"),
+        "players": [
+            {"seat": 1, "name": "You", "bot": False},
+            {"seat": 2, "name": "Bo", "bot": True},
+        ],
+        "steps": json.loads(json.dumps(_replay_steps(record, seat))),
+    }
+    answers = {
+        f"/api/hands/{HAND_ID}": {"id": HAND_ID, "record": record},
+        f"/api/hands/{HAND_ID}/replay": replay,
+    }
+
+    def answer(route: Route) -> None:
+        path = "/" + route.request.url.split("/", 3)[3].split("?")[0]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(answers[path]))
+
+    page.unroute("**/api/hands/**")
+    page.route("**/api/hands/**", answer)
+
+
+def verify_hand(page: Page, record: dict[str, Any]) -> Any:
+    serve_hand(page, record)
+    page.goto("/#/")
+    page.goto(f"/#/hand/{HAND_ID}")
+    page.get_by_test_id("fair-verify").click()
+    result = page.get_by_test_id("fair-result")
+    expect(result).to_be_visible()
+    return result
+
+
+def test_verify_checks_the_refills_of_a_game(
+    page: Page, play_as_guest: Any, screenshot: Any
+) -> None:
+    play_as_guest(page)
+    record = json.loads(json.dumps(play(two_player(), FairHouse(3, "refills")).record()))
+    (first, _), (last, _) = refill_entries(record)
+
+    result = verify_hand(page, record)
+    expect(result).to_have_attribute("data-ok", "true")
+    expect(result).to_contain_text("Verified")
+    expect(page.get_by_test_id("fair-refill-result")).to_have_text(
+        "The open pile was shuffled into a new closed deck twice; each new closed deck is "
+        "exactly the order the same committed seed gives those cards, so the server could not "
+        "choose it."
+    )
+    expect(page.get_by_test_id("fair-refills")).to_have_text(
+        f"2 (steps {first}, {last}), from the same seeds"
+    )
+    page.get_by_test_id("replay-slider").fill(str(first))
+    expect(page.get_by_test_id("replay-action")).to_have_text(
+        "The house shuffles the open pile into a new closed deck"
+    )
+    screenshot(page, "replay-refills")
+
+    # The last refill's bottom two cards exchanged: that refill is a mismatch.
+    tampered = copy.deepcopy(record)
+    cards = tampered["actions"][last - 1]["deal"]["cards"].split()
+    cards[-1], cards[-2] = cards[-2], cards[-1]
+    tampered["actions"][last - 1]["deal"]["cards"] = " ".join(cards)
+    result = verify_hand(page, tampered)
+    expect(result).to_have_attribute("data-ok", "false")
+    expect(result).to_contain_text("Mismatch")
+    expect(result.locator("li")).to_have_text(
+        [
+            f"Refill 2 of the closed deck (step {last}): the new closed deck is not the order "
+            "the seeds give the open pile's cards"
+        ]
+    )
+    expect(page.get_by_test_id("fair-refill-result")).to_contain_text(
+        f"the new deck at step {last} is not the order the committed seed gives"
+    )
+
+    # An old record, its refills stored as plain cards: the deal verifies, the refills are named.
+    result = verify_hand(page, plain(record))
+    expect(result).to_have_attribute("data-ok", "true")
+    expect(page.get_by_test_id("fair-refill-result")).to_have_text(
+        f"The reshuffle at steps {first}, {last} cannot be checked: it was recorded before "
+        "refills came from the seeds."
+    )
     assert page.js_errors == []  # type: ignore[attr-defined]

@@ -71,6 +71,7 @@ from rummyhall.games.protocol import (
     TooLate,
     UnknownSeat,
     register,
+    same_cards,
 )
 from rummyhall.games.rules13 import (
     COMMON,
@@ -568,6 +569,11 @@ class Indian13(Game):
             order = seat_order[start:] + seat_order[:start]
         return order, drawn, position
 
+    def refill_source(self) -> list[Card]:
+        if self.phase != RESHUFFLE:
+            return []
+        return [entry.card for entry in self.pile[:-1]]
+
     def _reshuffle(self, deal: Deal, at: int) -> list[Event]:
         under = [entry.card for entry in self.pile[:-1]]
         stock = _as_dealt(deal.deck, under)
@@ -575,6 +581,10 @@ class Indian13(Game):
             raise InvalidCards(
                 f"a refill must hold exactly the {len(under)} cards of the open pile under its "
                 "top card, in a new order"
+            )
+        if deal.refill is not None and not same_cards(deal.source, under):
+            raise InvalidCards(
+                "a refill's 'from' must list the open pile under its top card, bottom first"
             )
         assert self.turn is not None
         self.stock = stock

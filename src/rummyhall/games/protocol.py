@@ -162,19 +162,43 @@ class Result:
 @dataclass(frozen=True, slots=True)
 class Deal:
     """What the house deals: a deck (top card first) and, for provably-fair deals, the seeds that
-    produce it. In records a fair deal is stored as its seeds, any other as its cards."""
+    produce it. In records a fair deal is stored as its seeds, any other as its cards.
+
+    A refill of the closed deck (rummy games) is a deal too. A provable one (:meth:`of_refill`)
+    says which refill of its deal it is (``refill``: 1, 2, ...) and which cards it shuffled
+    (``source``: the open pile under its top card, bottom first); its deck is the order the deal's
+    seeds give those cards (:meth:`rummyhall.shuffle.FairDeal.refill`). A record stores it as
+    ``{"refill": r, "from": <source>, "cards": <deck>}``, without the seeds: they are in the
+    deal's own entry, earlier in the record (:func:`refill_checks` checks one against the other).
+    """
 
     deck: tuple[Card, ...]
     fair: FairDeal | None = None
+    """The seeds of a new fair deal (None for a refill: its seeds are those of its deal)."""
+    refill: int | None = None
+    """For a refill derived from its deal's seeds: its number within the deal, from 1."""
+    source: tuple[Card, ...] = ()
+    """For such a refill: the cards it shuffled, the open pile under its top card, bottom first."""
 
     @staticmethod
     def of_fair(fair: FairDeal, decks: int, jokers: int) -> Deal:
         return Deal(tuple(fair.order(decks, jokers)), fair)
 
+    @staticmethod
+    def of_refill(fair: FairDeal, number: int, source: Sequence[Card]) -> Deal:
+        """Refill ``number`` (1, 2, ...) of the deal dealt from ``fair``: ``source`` (the physical
+        cards under the open pile's top card, bottom first, :meth:`Game.refill_source`) in the
+        order the deal's seeds fix for it."""
+        return Deal(tuple(fair.refill(number, source)), refill=number, source=tuple(source))
+
     def to_json(self, decks: int, jokers: int) -> JSON:
         if self.fair is not None:
             return {**self.fair.to_revealed(), "decks": decks, "jokers": jokers}
-        return {"cards": " ".join(card.physical for card in self.deck)}
+        cards = " ".join(card.physical for card in self.deck)
+        if self.refill is not None:
+            source = " ".join(card.physical for card in self.source)
+            return {"refill": self.refill, "from": source, "cards": cards}
+        return {"cards": cards}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Deal:
@@ -185,12 +209,26 @@ class Deal:
                 int(data["nonce"]),
             )
             return Deal.of_fair(fair, int(data["decks"]), int(data["jokers"]))
-        return Deal(tuple(parse_physical(token) for token in str(data["cards"]).split()))
+        deck = tuple(parse_physical(token) for token in str(data["cards"]).split())
+        if "refill" in data:
+            source = tuple(parse_physical(token) for token in str(data["from"]).split())
+            return Deal(deck, refill=int(data["refill"]), source=source)
+        return Deal(deck)
 
     def __str__(self) -> str:
         if self.fair is not None:
             return f"deal fair commitment={self.fair.commitment} nonce={self.fair.nonce}"
+        if self.refill is not None:
+            return f"refill {self.refill} of {len(self.source)} cards"
         return f"deal {format_cards(self.deck[:5])} ... ({len(self.deck)} cards)"
+
+
+def same_cards(a: Sequence[Card], b: Sequence[Card]) -> bool:
+    """Whether two card lists name the same cards in the same order; a card without a copy number
+    (copy 0) matches any copy of its value."""
+    return len(a) == len(b) and all(
+        x == y and (x.copy == y.copy or 0 in (x.copy, y.copy)) for x, y in zip(a, b, strict=True)
+    )
 
 
 class Game(ABC):
@@ -253,6 +291,13 @@ class Game(ABC):
         (a discard, so that the next turn can drop). None: nothing to do now (the turn's timer
         plays for them). The default: nothing, ever."""
         return None
+
+    def refill_source(self) -> list[Card]:
+        """When the game awaits the house for ``reshuffle``: the physical cards to shuffle into a
+        new closed deck, the open pile under its top card, bottom of the pile first (the order
+        the provable refill of :meth:`Deal.of_refill` permutes). Otherwise, and for games that
+        never refill, empty."""
+        return []
 
     def census(self) -> dict[str, list[Card]]:
         """Where every physical card is now: location name -> cards, for invariant checks (tests,
@@ -339,3 +384,79 @@ def replay(record: Mapping[str, Any], *, upto: int | None = None) -> Game:
         deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
         game.apply(int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal)
     return game
+
+
+@dataclass(frozen=True, slots=True)
+class RefillCheck:
+    """One refill of the closed deck in a record, checked against the seeds of its deal
+    (:func:`refill_checks`)."""
+
+    action: int
+    """The record entry, counted from 1."""
+    number: int
+    """Which refill of its deal it is (1, 2, ...), counted from the deal's own entry."""
+    deal: Deal
+    """The refill as recorded."""
+    fair: FairDeal | None
+    """The seeds of its deal (None: the deal was not seeded)."""
+    computed: tuple[Card, ...] | None
+    """The new closed deck the seeds give (None: nothing to compute from)."""
+    problem: str | None
+    """What is wrong, or why it cannot be checked; None when it matches."""
+
+    @property
+    def checkable(self) -> bool:
+        """Whether the record holds what it takes to check it (a numbered refill of a seeded
+        deal); records from before refills were derived from the seeds hold only the cards."""
+        return self.computed is not None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def refill_checks(record: Mapping[str, Any], *, partial: bool = False) -> list[RefillCheck]:
+    """Every refill of the closed deck in ``record``, each recomputed from the seeds of its deal
+    (the latest new deal before it) and compared with the recorded order; the number it must
+    have is one more than the refills its deal had before it. The record is replayed to tell
+    refills from new deals (the house is awaited for ``reshuffle``), which also checks that each
+    refill's ``from`` is the open pile under its top card.
+
+    Raises :class:`GameError` for a record the rules refuse, or with ``partial`` stops there and
+    returns the refills before it (a tampered refill usually makes a later draw impossible)."""
+    game = game_class(str(record["game"])).create(record["config"])
+    checks: list[RefillCheck] = []
+    fair: FairDeal | None = None
+    count = 0
+    for index, entry in enumerate(record["actions"], 1):
+        deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
+        if deal is not None:
+            waits = [a.kind for a in game.awaited() if a.seat == HOUSE]
+            if waits[:1] == ["reshuffle"]:
+                count += 1
+                checks.append(_check_refill(index, count, deal, fair))
+            else:
+                fair, count = deal.fair, 0
+        try:
+            game.apply(int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal)
+        except GameError:
+            if not partial:
+                raise
+            break
+    return checks
+
+
+def _check_refill(index: int, number: int, deal: Deal, fair: FairDeal | None) -> RefillCheck:
+    if deal.refill is None:
+        why = "it is recorded as plain cards (a record from before refills came from the seeds)"
+        return RefillCheck(index, number, deal, fair, None, f"cannot be checked: {why}")
+    if fair is None:
+        why = "its deal was not dealt from seeds"
+        return RefillCheck(index, number, deal, fair, None, f"cannot be checked: {why}")
+    computed = tuple(fair.refill(number, deal.source))
+    problem = None
+    if deal.refill != number:
+        problem = f"it says it is refill {deal.refill}, but it is refill {number} of its deal"
+    elif not same_cards(deal.deck, computed):
+        problem = "its new closed deck is not the order the deal's seeds give these cards"
+    return RefillCheck(index, number, deal, fair, computed, problem)

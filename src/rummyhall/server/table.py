@@ -32,7 +32,7 @@ from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.bots import Bot
-from rummyhall.cards import parse
+from rummyhall.cards import parse_physical
 from rummyhall.economy import ledger
 from rummyhall.economy.bulk import Transfer
 from rummyhall.economy.rooms import Room
@@ -53,7 +53,7 @@ from rummyhall.server.metrics import Metrics
 from rummyhall.server.sealed_seeds import SeedKey
 from rummyhall.server.settings import Settings
 from rummyhall.server.writer import Writer
-from rummyhall.shuffle import FairDeal, new_server_seed, shuffled_indices
+from rummyhall.shuffle import FairDeal, new_server_seed
 from rummyhall.store import tables as store_tables
 from rummyhall.store.tables import LogEntry
 
@@ -154,6 +154,10 @@ class TableActor:
         self.game_no = 0
         self.fair: FairDeal | None = None
         """The committed seed of the next deal, until it is used."""
+        self.dealt: FairDeal | None = None
+        """The seeds of the deal being played: its refills of the closed deck derive from them."""
+        self.refills = 0
+        """Refills of the closed deck so far in the deal being played."""
         self.published: dict[str, str | int] | None = None
         """The public part of the latest deal's seed (commitment, client seed, nonce)."""
         self.seq = 0
@@ -332,6 +336,7 @@ class TableActor:
         self.seats, self.stacks, self.pot = fresh.seats, fresh.stacks, fresh.pot
         self.game, self.game_no, self.seq = fresh.game, fresh.game_no, fresh.seq
         self.fair, self.published, self._cids = fresh.fair, fresh.published, fresh._cids
+        self.dealt, self.refills = fresh.dealt, fresh.refills
         now = self.clock.now()
         self._away = {
             seat: self._away.get(seat, now)
@@ -380,7 +385,11 @@ class TableActor:
                 deal = None if logged is None else self._logged_deal(logged)
                 self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
             if logged is not None and "commitment" in logged:
+                # The committed deal is dealt (a refill comes with no commitment pending).
+                self.dealt, self.refills = self.fair, 0
                 self.fair = None
+            elif logged is not None:
+                self.refills += 1  # a refill of the closed deck
             if "cid" in body:
                 self._remember(int(body["account"]), str(body["cid"]), self.seq)
         elif kind == "void":
@@ -392,12 +401,19 @@ class TableActor:
 
     def _logged_deal(self, logged: Mapping[str, Any]) -> Deal:
         """The deal of a logged action. A fair deal is logged without its seed (see _play): the
-        seed is the one the table committed to, opened from the log's ``commit`` entry."""
+        seed is the one the table committed to, opened from the log's ``commit`` entry; a refill
+        without its cards, which the dealt seeds give again."""
         if "commitment" in logged and "server_seed" not in logged:
             fair = self.fair
             if fair is None or fair.commitment != logged["commitment"]:
                 raise ValueError(f"table {self.id}: a deal with no committed seed before it")
             return Deal.of_fair(fair, int(logged["decks"]), int(logged["jokers"]))
+        if "refill" in logged and "cards" not in logged:
+            number = int(logged["refill"])
+            if self.dealt is None or number != self.refills + 1:
+                raise ValueError(f"table {self.id}: refill {number} out of turn in the log")
+            source = [parse_physical(token) for token in str(logged["from"]).split()]
+            return Deal.of_refill(self.dealt, number, source)
         return Deal.from_json(logged)
 
     def _remember(self, account_id: int, cid: str, seq: int) -> None:
@@ -607,10 +623,10 @@ class TableActor:
         if kind != "reshuffle":
             assert self.fair is not None
             return Deal.of_fair(self.fair, *self.game.shoe())
-        # A rummy stock refill: the open pile under its top card, shuffled with a fresh seed.
-        under: list[str] = list(self.game.view(None)["open"])[:-1]
-        order = shuffled_indices(new_server_seed(), f"refill:{self.id}", self.game_no, len(under))
-        return Deal(tuple(parse(under[i]) for i in order))
+        # A rummy stock refill: the open pile under its top card, in the order the committed
+        # seeds of the deal being played give its next refill (docs/provably-fair.md).
+        assert self.dealt is not None
+        return Deal.of_refill(self.dealt, self.refills + 1, self.game.refill_source())
 
     async def act(
         self,
@@ -658,9 +674,12 @@ class TableActor:
             postings += result.postings
         legs = self._legs(postings)
         body: JSON = dict(entry)
-        if "deal" in body and "server_seed" in body["deal"]:
-            # The log keeps the deal without its seed, which the commit entry holds sealed.
-            body["deal"] = {k: v for k, v in body["deal"].items() if k != "server_seed"}
+        if "deal" in body:
+            # The log keeps a deal without its seed (the commit entry holds it sealed), and a
+            # refill without the new order of the closed deck: a copy of the database must not
+            # show cards nobody has seen yet. Replay derives both again (_logged_deal).
+            hidden = ("server_seed", "cards") if "refill" in body["deal"] else ("server_seed",)
+            body["deal"] = {k: v for k, v in body["deal"].items() if k not in hidden}
         if cid is not None and account_id is not None:
             body["cid"], body["account"] = cid, account_id
         try:

@@ -1,7 +1,9 @@
 // Provably-fair deals, checked in the browser with Web Crypto (docs/provably-fair.md, step by
 // step): SHA-256 of the revealed server seed must equal the commitment published before the
 // deal; HMAC-SHA256(seed, "client_seed:nonce:k") blocks cut into big-endian 32-bit words drive
-// rejection sampling and a top-down Fisher-Yates shuffle of the canonical shoe.
+// rejection sampling and a top-down Fisher-Yates shuffle of the canonical shoe. Refill r of a
+// deal's closed deck is the same shuffle under the client seed "client_seed:refill:r", applied to
+// the cards under the open pile's top card, bottom first.
 //
 // Exports:
 //   hexToBytes(hex), bytesToHex(bytes), sha256Hex(bytes), commitmentOf(seedHex)
@@ -11,10 +13,16 @@
 //   shuffledIndices(seedHex, clientSeed, nonce, size) -> Promise<number[]>
 //   deckOrder(deal) -> Promise<string[]>            deal = {server_seed, client_seed, nonce, decks, jokers}
 //   verifyDeal(deal) -> Promise<{commitmentOk, computedCommitment, deck}>
+//   refillOrder(seedHex, clientSeed, nonce, refill, under) -> Promise<string[]>
+//       refill `refill` (1, 2, ...) of a deal: `under` (bottom of the open pile first) reordered,
+//       top of the new closed deck first
 //   dealtPositions(game, deck, view) -> {hand, open, cut} | null   what the engine deals from deck
 //   verifyRecord(record, steps, seat) -> Promise<{ok, deals: [...]}>
 //       every fair deal of a record: its commitment, its deck, and the asking seat's dealt cards
 //       (from the replay step right after the deal) compared with the deck's positions.
+//       Also {refills: [...]}: every refill of the closed deck, recomputed from its deal's seeds
+//       ({action, deal, refill, checked, ok, problems, deck}); an old record's refill stored as
+//       plain cards is listed with checked false.
 
 const SUITS = ['S', 'H', 'D', 'C'];
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
@@ -114,6 +122,13 @@ export async function deckOrder(deal) {
   return order.map((index) => shoe[index]);
 }
 
+export async function refillOrder(seedHex, clientSeed, nonce, refill, under) {
+  const number = Number(refill);
+  if (!Number.isInteger(number) || number < 1) throw new Error('a refill is numbered 1, 2, ...');
+  const order = await shuffledIndices(seedHex, `${clientSeed}:refill:${number}`, Number(nonce), under.length);
+  return order.map((index) => under[index]);
+}
+
 export async function verifyDeal(deal) {
   const computedCommitment = await commitmentOf(deal.server_seed);
   const commitmentOk = computedCommitment === String(deal.commitment || '').toLowerCase();
@@ -157,12 +172,67 @@ function sameCards(a, b) {
   return x.length === y.length && x.every((card, i) => card === y[i]);
 }
 
+const plainCard = (card) => String(card).split('#')[0];
+const cardsOf = (text) => String(text || '').split(/\s+/).filter(Boolean);
+
+// One refill of the closed deck: recomputed from the seeds of its deal (`seeds`, null if the deal
+// had none) as refill `number` of that deal, and compared with the record; `before` is the view
+// just before it (its open pile is the one the refill takes its cards from).
+async function checkRefill(action, deal, seeds, number, dealNo, before) {
+  const entry = { action, deal: dealNo, refill: number, checked: false, problems: [] };
+  if (deal.refill === undefined) {
+    entry.note = 'it was recorded before refills came from the seeds';
+  } else if (!seeds) {
+    entry.note = 'its deal was not dealt from seeds';
+  } else {
+    entry.checked = true;
+    const under = cardsOf(deal.from);
+    try {
+      entry.deck = await refillOrder(seeds.server_seed, String(seeds.client_seed), seeds.nonce, number, under);
+      if (Number(deal.refill) !== number) {
+        entry.problems.push(`it calls itself refill ${deal.refill}, but it is refill ${number} of its deal`);
+      } else if (entry.deck.join(' ') !== cardsOf(deal.cards).join(' ')) {
+        entry.problems.push('the new closed deck is not the order the seeds give the open pile\'s cards');
+      }
+      const open = before && Array.isArray(before.open) ? before.open : null;
+      if (open && open.slice(0, -1).join(' ') !== under.map(plainCard).join(' ')) {
+        entry.problems.push('the cards it shuffled are not the open pile you saw under its top card');
+      }
+    } catch (error) {
+      entry.problems.push(error && error.message ? error.message : String(error));
+    }
+  }
+  entry.ok = entry.problems.length === 0;
+  return entry;
+}
+
 export async function verifyRecord(record, steps, seat) {
   const deals = [];
+  const refills = [];
   const actions = (record && record.actions) || [];
+  let seeds = null;
+  let count = 0;
   for (let i = 0; i < actions.length; i += 1) {
     const deal = actions[i].deal;
-    if (!deal || deal.server_seed === undefined) continue;
+    if (!deal) continue;
+    if (deal.server_seed === undefined) {
+      // A refill (the replay shows the house refilling just before it), or a deal without seeds.
+      const before = steps && steps[i] && steps[i].view;
+      if (deal.refill !== undefined || (before && before.phase === 'reshuffle')) {
+        count += 1;
+        const entry = await checkRefill(i + 1, deal, seeds, count, deals.length, before);
+        if (entry.problems.length) {
+          entry.problems = entry.problems.map((p) => `Refill ${count} of the closed deck (step ${i + 1}): ${p}`);
+        }
+        refills.push(entry);
+      } else {
+        seeds = null;
+        count = 0;
+      }
+      continue;
+    }
+    seeds = deal;
+    count = 0;
     const entry = { action: i + 1, deal, problems: [] };
     try {
       const checked = await verifyDeal(deal);
@@ -197,5 +267,6 @@ export async function verifyRecord(record, steps, seat) {
     entry.ok = entry.problems.length === 0;
     deals.push(entry);
   }
-  return { ok: deals.length > 0 && deals.every((d) => d.ok), deals };
+  const ok = deals.length > 0 && deals.every((d) => d.ok) && refills.every((r) => r.ok);
+  return { ok, deals, refills };
 }

@@ -1,7 +1,8 @@
 // Hand history (#/history), one game's page (#/hand/<id>): a replay viewer that steps through
 // the game as you saw it (GET /api/hands/<id>/replay: the engine's view for your seat at every
 // step, so the rules stay on the server) and the provably-fair panel, whose Verify button
-// recomputes the deck in the browser (js/fair.js) and compares it with the cards you were dealt.
+// recomputes the deck in the browser (js/fair.js) and compares it with the cards you were dealt,
+// and recomputes every refill of the closed deck from the same seeds.
 //
 //   renderHistory(root, ctx) -> {destroy()}      renderHand(root, ctx, handId) -> {destroy()}
 //   ctx: {api, cards, ui, explain, navigate, me}
@@ -14,7 +15,9 @@
 //   replay-action, replay-events, replay-first, replay-prev, replay-play, replay-next,
 //   replay-last, replay-slider, replay-hand, replay-seat-<n>, replay-centre, replay-result,
 //   fair-panel, fair-deal-<k>, fair-commitment, fair-server-seed, fair-client-seed, fair-nonce,
-//   fair-shoe, fair-verify, fair-result (data-ok="true" | "false"), fair-deck
+//   fair-shoe, fair-refills (the refills of a deal, when it had any), fair-verify,
+//   fair-result (data-ok="true" | "false"), fair-refill-result (what Verify found about the
+//   refills), fair-deck
 // Keyboard on the replay: Left/Right step, Home/End first/last, Space play/pause.
 
 import * as fair from './fair.js';
@@ -216,7 +219,7 @@ export function renderHand(root, ctx, handId) {
       const step = steps[state.index];
       slider.value = String(state.index);
       stepText.textContent = `${state.index} / ${steps.length - 1}`;
-      actionText.textContent = describeAction(step, who);
+      actionText.textContent = describeAction(step, who, steps[state.index - 1]);
       eventsText.textContent = describeEvents(step, who, replay.seat);
       first.disabled = prev.disabled = state.index === 0;
       next.disabled = last.disabled = state.index === steps.length - 1;
@@ -257,15 +260,27 @@ export function renderHand(root, ctx, handId) {
       .filter(({ entry }) => entry.deal && entry.deal.server_seed !== undefined);
     const panel = el('section', { class: 'panel fair-panel', 'data-testid': 'fair-panel', 'aria-labelledby': 'fair-heading' },
       el('h2', { id: 'fair-heading' }, 'Provably fair'),
-      el('p', { class: 'muted small' }, 'The server committed to its secret seed before the deal and revealed it after. Verify hashes the seed, rebuilds the shuffle in your browser and checks the cards you were dealt.'));
+      el('p', { class: 'muted small' }, 'The server committed to its secret seed before the deal and revealed it after. Verify hashes the seed, rebuilds the shuffle in your browser and checks the cards you were dealt, and every reshuffle of the open pile into a new closed deck.'));
     if (!deals.length) {
       panel.append(el('p', {}, 'This game has no seeded deal to check.'));
       return panel;
     }
     const field = (label, value, testid) => el('div', { class: 'fair-field' },
       el('dt', {}, label), el('dd', { class: 'mono', 'data-testid': testid }, String(value)));
+    // The refills of the closed deck that follow each seeded deal (until the next deal).
+    const actions = record.actions || [];
+    const refillSteps = deals.map(({ action }, k) => {
+      const end = k + 1 < deals.length ? deals[k + 1].action : actions.length + 1;
+      const steps = [];
+      for (let a = action + 1; a < end; a += 1) {
+        const deal = actions[a - 1].deal;
+        if (deal && deal.refill !== undefined) steps.push(a);
+      }
+      return steps;
+    });
     deals.forEach(({ entry, action }, k) => {
       const deal = entry.deal;
+      const refilled = refillSteps[k];
       panel.append(el('div', { class: 'fair-deal', 'data-testid': `fair-deal-${k + 1}` },
         deals.length > 1 ? el('h3', {}, `Deal ${k + 1} (step ${action})`) : null,
         el('dl', { class: 'fair-fields' },
@@ -273,7 +288,8 @@ export function renderHand(root, ctx, handId) {
           field('Server seed', deal.server_seed, 'fair-server-seed'),
           field('Client seed', deal.client_seed, 'fair-client-seed'),
           field('Nonce', deal.nonce, 'fair-nonce'),
-          field('Shoe', `${deal.decks} deck${deal.decks === 1 ? '' : 's'}, ${deal.jokers} joker${deal.jokers === 1 ? '' : 's'} per deck`, 'fair-shoe'))));
+          field('Shoe', `${deal.decks} deck${deal.decks === 1 ? '' : 's'}, ${deal.jokers} joker${deal.jokers === 1 ? '' : 's'} per deck`, 'fair-shoe'),
+          refilled.length ? field('Refills', `${refilled.length} (step${refilled.length === 1 ? '' : 's'} ${refilled.join(', ')}), from the same seeds`, 'fair-refills') : null)));
     });
     const result = el('div', { class: 'fair-result', 'data-testid': 'fair-result', role: 'status', 'aria-live': 'polite', hidden: true });
     const deckBox = el('details', { class: 'fair-deck', 'data-testid': 'fair-deck', hidden: true });
@@ -297,23 +313,33 @@ export function renderHand(root, ctx, handId) {
       clear(result);
       result.dataset.ok = outcome.ok ? 'true' : 'false';
       result.className = `fair-result ${outcome.ok ? 'ok' : 'bad'}`;
+      const refills = outcome.refills || [];
       if (outcome.ok) {
         const handChecked = outcome.deals.some((d) => d.handChecked);
         result.append(el('strong', {}, '✔ Verified'),
           el('p', {}, `The revealed seed hashes to the commitment${handChecked ? ', and the deck it shuffles deals exactly the cards you received' : ''}.`));
       } else {
-        const problems = outcome.deals.flatMap((d) => d.problems || []);
+        const problems = [...outcome.deals, ...refills].flatMap((d) => d.problems || []);
         result.append(el('strong', {}, '✘ Mismatch'),
           el('ul', {}, ...(problems.length ? problems : ['no seeded deal was found']).map((p) => el('li', {}, p))));
       }
+      const words = refillWords(refills);
+      if (words) result.append(el('p', { 'data-testid': 'fair-refill-result' }, words));
       clear(deckBox);
       const withDeck = outcome.deals.filter((d) => d.deck);
+      const refillDecks = refills.filter((r) => r.deck);
       deckBox.hidden = !withDeck.length;
       if (withDeck.length) {
         deckBox.append(el('summary', {}, 'The recomputed deck, top card first'));
+        const many = withDeck.length + refillDecks.length > 1;
         for (const d of withDeck) {
           const row = el('div', { class: 'fair-deck-cards' }, d.deck.map((c) => ctx.cards.renderCard(c, { small: true })));
-          deckBox.append(withDeck.length > 1 ? el('p', { class: 'small muted' }, `Step ${d.action}`) : null, row);
+          deckBox.append(many ? el('p', { class: 'small muted' }, `Step ${d.action}`) : null, row);
+        }
+        for (const r of refillDecks) {
+          // A refill names physical copies (7H#2); the picture is the card.
+          const row = el('div', { class: 'fair-deck-cards' }, r.deck.map((c) => ctx.cards.renderCard(c.split('#')[0], { small: true })));
+          deckBox.append(el('p', { class: 'small muted' }, `Step ${r.action}: refill ${r.refill}, the new closed deck`), row);
         }
       }
     }
@@ -327,6 +353,28 @@ export function renderHand(root, ctx, handId) {
       if (state.stop) state.stop();
     },
   };
+}
+
+// What Verify found about the refills of the closed deck, in words ('' when there were none).
+function refillWords(refills) {
+  if (!refills.length) return '';
+  const checked = refills.filter((r) => r.checked);
+  const unchecked = refills.filter((r) => !r.checked);
+  const parts = [];
+  if (checked.length) {
+    const times = { 1: 'once', 2: 'twice' }[checked.length] || `${checked.length} times`;
+    if (checked.every((r) => r.ok)) {
+      parts.push(`The open pile was shuffled into a new closed deck ${times}; each new closed deck is exactly the order the same committed seed gives those cards, so the server could not choose it.`);
+    } else {
+      const bad = checked.filter((r) => !r.ok).map((r) => r.action);
+      parts.push(`The open pile was shuffled into a new closed deck ${times}; the new deck at step${bad.length === 1 ? '' : 's'} ${bad.join(', ')} is not the order the committed seed gives.`);
+    }
+  }
+  if (unchecked.length) {
+    const steps = unchecked.map((r) => r.action).join(', ');
+    parts.push(`The reshuffle at step${unchecked.length === 1 ? '' : 's'} ${steps} cannot be checked: ${unchecked[0].note}.`);
+  }
+  return parts.join(' ');
 }
 
 // Small SVG icons for the replay buttons (no icon font needed).
@@ -362,8 +410,11 @@ function seatNamer(replay) {
   };
 }
 
-function describeAction(step, who) {
+function describeAction(step, who, before) {
   if (step.action === null || step.action === undefined) return 'The table before the deal';
+  if (step.seat === 0 && before && before.view && before.view.phase === 'reshuffle') {
+    return 'The house shuffles the open pile into a new closed deck';
+  }
   if (step.seat === 0) return step.action === 'deal' ? 'The house deals' : `The house: ${step.action}`;
   const text = step.action.replace(/ 2x$/, ' 2X').replace(/\|/g, ' | ');
   return `${who(step.seat)}: ${text}`;
