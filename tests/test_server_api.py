@@ -145,6 +145,39 @@ async def test_bad_messages_get_coded_errors_and_change_nothing(server: Running)
         assert after["info"] == before["info"]
 
 
+async def test_text_and_numbers_the_database_cannot_store_change_nothing(
+    server: Running,
+) -> None:
+    """Names with a NUL (PostgreSQL refuses such text) and ids beyond 64 bits (both databases
+    refuse them) are answered like any name or id that does not exist; these were ``internal``
+    errors once."""
+    token = (server.app.state.settings.data_dir / "admin.token").read_text().strip()
+    async with RoomClient(server.url) as client, httpx.AsyncClient(base_url=server.url) as http:
+        me = await client.register("nul-test", "long enough")
+        for name in ("nul-test\x00", "a\x00b", "\x00"):
+            login = await http.post("/api/login", json={"name": name, "password": "long enough"})
+            assert (login.status_code, login.json()["error"]["code"]) == (401, "bad_login")
+            made = await http.post("/api/register", json={"name": name, "password": "x" * 12})
+            assert (made.status_code, made.json()["error"]["code"]) == (400, "bad_name")
+            granted = await http.post(
+                "/api/admin/grant",
+                json={"name": name, "amount": 5},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert (granted.status_code, granted.json()["error"]["code"]) == (
+                404,
+                "unknown_account",
+            )
+        for hand in (2**63, 2**64, -(2**63) - 1, 0, -1):
+            for path in (f"/api/hands/{hand}", f"/api/hands/{hand}/replay"):
+                with pytest.raises(ClientError) as missing:
+                    await client.request("GET", path)
+                assert (missing.value.code, missing.value.status) == ("unknown_hand", 404), path
+    report = await audit_database(server.app.state.settings.database_url)
+    assert report.problems == []
+    assert report.minted == me["chips"]  # the one signup; no grant landed anywhere
+
+
 async def test_lobby_private_tables_and_seats(server: Running) -> None:
     async with RoomClient(server.url) as one, RoomClient(server.url) as two:
         await one.guest()
