@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import random
 from pathlib import Path
 
 import httpx
@@ -14,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy.audit import audit_database
-from server_kit import Running, fast_settings, running, seat_guest, settle
+from server_kit import JSON, Running, fast_settings, running, seat_guest, settle
 
 
 @pytest.fixture
@@ -143,6 +145,39 @@ async def test_bad_messages_get_coded_errors_and_change_nothing(server: Running)
         assert after["info"] == before["info"]
 
 
+async def test_text_and_numbers_the_database_cannot_store_change_nothing(
+    server: Running,
+) -> None:
+    """Names with a NUL (PostgreSQL refuses such text) and ids beyond 64 bits (both databases
+    refuse them) are answered like any name or id that does not exist; these were ``internal``
+    errors once."""
+    token = (server.app.state.settings.data_dir / "admin.token").read_text().strip()
+    async with RoomClient(server.url) as client, httpx.AsyncClient(base_url=server.url) as http:
+        me = await client.register("nul-test", "long enough")
+        for name in ("nul-test\x00", "a\x00b", "\x00"):
+            login = await http.post("/api/login", json={"name": name, "password": "long enough"})
+            assert (login.status_code, login.json()["error"]["code"]) == (401, "bad_login")
+            made = await http.post("/api/register", json={"name": name, "password": "x" * 12})
+            assert (made.status_code, made.json()["error"]["code"]) == (400, "bad_name")
+            granted = await http.post(
+                "/api/admin/grant",
+                json={"name": name, "amount": 5},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert (granted.status_code, granted.json()["error"]["code"]) == (
+                404,
+                "unknown_account",
+            )
+        for hand in (2**63, 2**64, -(2**63) - 1, 0, -1):
+            for path in (f"/api/hands/{hand}", f"/api/hands/{hand}/replay"):
+                with pytest.raises(ClientError) as missing:
+                    await client.request("GET", path)
+                assert (missing.value.code, missing.value.status) == ("unknown_hand", 404), path
+    report = await audit_database(server.app.state.settings.database_url)
+    assert report.problems == []
+    assert report.minted == me["chips"]  # the one signup; no grant landed anywhere
+
+
 async def test_lobby_private_tables_and_seats(server: Running) -> None:
     async with RoomClient(server.url) as one, RoomClient(server.url) as two:
         await one.guest()
@@ -248,6 +283,108 @@ async def test_the_same_chips_cannot_be_spent_twice(server: Running) -> None:
         assert {e.code for e in refused} <= {"insufficient_chips"}
         assert len(seated) == 3  # 3 x 3,200 = 9,600; 400 left is below the minimum
         assert await player.chips() == 400
+    report = await audit_database(server.app.state.settings.database_url)
+    assert report.problems == []
+
+
+async def test_one_name_registered_many_times_at_once(server: Running) -> None:
+    """Parallel registrations of one name, in any case: one account, one signup's chips; the
+    others are told the name is taken and are not signed in."""
+    names = ["Meera", "meera", "MEERA", "MeErA", "mEERA", "meerA", "MEEra", "meeRA"]
+    clients = [RoomClient(server.url) for _ in names]
+    try:
+        answers = await asyncio.gather(
+            *(
+                client.register(name, "long enough")
+                for client, name in zip(clients, names, strict=True)
+            ),
+            return_exceptions=True,
+        )
+        won = [a for a in answers if isinstance(a, dict)]
+        lost = [a for a in answers if isinstance(a, ClientError)]
+        assert len(won) == 1 and len(lost) == len(names) - 1, answers
+        assert {error.code for error in lost} == {"name_taken"}
+        for client, answer in zip(clients, answers, strict=True):
+            if isinstance(answer, ClientError):
+                with pytest.raises(ClientError) as outside:
+                    await client.request("GET", "/api/me")
+                assert outside.value.code == "not_signed_in"
+    finally:
+        for client in clients:
+            await client.close()
+    report = await audit_database(server.app.state.settings.database_url)
+    assert report.problems == []
+    assert report.minted == won[0]["chips"]
+
+
+async def test_many_guests_at_once(server: Running) -> None:
+    """Guests made in the same instant are distinct accounts, each with its own chips."""
+    clients = [RoomClient(server.url) for _ in range(24)]
+    try:
+        made = await asyncio.gather(*(client.guest() for client in clients))
+        assert len({m["id"] for m in made}) == len({m["name"] for m in made}) == len(clients)
+        for client, me in zip(clients, made, strict=True):
+            assert (await client.request("GET", "/api/me"))["id"] == me["id"]
+    finally:
+        for client in clients:
+            await client.close()
+    report = await audit_database(server.app.state.settings.database_url)
+    assert report.problems == []
+    assert report.minted == sum(m["chips"] for m in made)
+
+
+async def test_sitting_leaving_and_grants_at_once_make_and_lose_no_chips(
+    server: Running,
+) -> None:
+    """A player sits down and stands up at three tables in a burst of parallel requests while
+    the operator grants them chips: whatever order the requests land in, the wallet ends with
+    exactly what it had plus the grants (no buy-in refunded twice, no grant lost)."""
+    token = (server.app.state.settings.data_dir / "admin.token").read_text().strip()
+    async with (
+        RoomClient(server.url) as player,
+        RoomClient(server.url) as anchor,
+        httpx.AsyncClient(base_url=server.url) as operator,
+    ):
+        start = (await player.register("racer", "long enough"))["chips"]
+        await anchor.register("anchor", "long enough")
+        tables = []
+        for _ in range(3):  # the anchor keeps each table open while the player comes and goes
+            created = await anchor.request(
+                "POST", "/api/tables", {"room": "indian13-classic-points-1-6p"}
+            )
+            tables.append(created["table"]["id"])
+            await anchor.request(
+                "POST", f"/api/tables/{tables[-1]}/sit", {"seat": 1, "another": True}
+            )
+
+        async def grant() -> JSON:
+            answer = await operator.post(
+                "/api/admin/grant",
+                json={"name": "racer", "amount": 100},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert answer.status_code == 200, answer.text
+            return dict(answer.json())
+
+        calls = []
+        for _ in range(4):
+            for table in tables:
+                calls.append(player.request("POST", f"/api/tables/{table}/sit", {"another": True}))
+                calls.append(player.request("POST", f"/api/tables/{table}/leave"))
+        calls += [grant() for _ in range(5)]
+        random.Random(15).shuffle(calls)
+        answers = await asyncio.gather(*calls, return_exceptions=True)
+        assert any(isinstance(a, dict) and "seat" in a for a in answers), "nobody sat"
+        errors = [a for a in answers if isinstance(a, BaseException)]
+        assert all(isinstance(e, ClientError) for e in errors), errors
+        assert {e.code for e in errors if isinstance(e, ClientError)} <= {
+            "already_seated",
+            "not_seated",
+        }
+        for table in tables:
+            with contextlib.suppress(ClientError):
+                await player.request("POST", f"/api/tables/{table}/leave")
+        assert await player.chips() == start + 5 * 100
     report = await audit_database(server.app.state.settings.database_url)
     assert report.problems == []
 

@@ -2,6 +2,10 @@
 register and guest, Argon2 work in a bounded pool, session rotation and purging, changing a
 password, /metrics for the operator only, the Host header, Secure cookies behind https.
 
+The tests whose outcome goes through the database (sign-ins against stored accounts, the
+per-account lock, session rotation, purging and ending) run on SQLite and PostgreSQL
+(``db_url``); those about the transport and the in-memory limits alone run on SQLite.
+
 Several clients are played from one loopback address with ``X-Forwarded-For``: uvicorn trusts it
 from 127.0.0.1 (``forwarded_allow_ips``), as it would from a reverse proxy on the same host.
 Assertions are on answers and status codes, never on wall time (the machine may be busy)."""
@@ -50,9 +54,11 @@ async def _login(http: httpx.AsyncClient, name: str, password: str, ip: str) -> 
 # --- item 4: rate limits ---------------------------------------------------------------------
 
 
-async def test_a_burst_of_wrong_logins_is_refused_while_others_go_on(tmp_path: Path) -> None:
+async def test_a_burst_of_wrong_logins_is_refused_while_others_go_on(
+    tmp_path: Path, db_url: str
+) -> None:
     settings = fast_settings(
-        tmp_path, _url(tmp_path), bots=False, login_client_burst=5, login_client_per_minute=1
+        tmp_path, db_url, bots=False, login_client_burst=5, login_client_per_minute=1
     )
     async with running(settings) as server, httpx.AsyncClient(base_url=server.url) as http:
         made = await http.post(
@@ -97,11 +103,11 @@ async def test_guests_and_registrations_are_limited_per_client(tmp_path: Path) -
 
 
 async def test_an_account_under_attack_is_locked_then_unlocks_on_the_clock(
-    tmp_path: Path,
+    tmp_path: Path, db_url: str
 ) -> None:
     clock = FakeClock()
     settings = fast_settings(
-        tmp_path, _url(tmp_path), bots=False, login_account_burst=3, login_account_per_minute=1
+        tmp_path, db_url, bots=False, login_account_burst=3, login_account_per_minute=1
     )
     async with (
         running(settings, clock=clock) as server,
@@ -160,8 +166,8 @@ async def test_a_full_hash_pool_answers_busy_at_once(tmp_path: Path) -> None:
 # --- item 8: sessions, passwords, metrics, hosts, cookies ---------------------------------------
 
 
-async def test_login_rotates_the_session(tmp_path: Path) -> None:
-    settings = fast_settings(tmp_path, _url(tmp_path), bots=False)
+async def test_login_rotates_the_session(tmp_path: Path, db_url: str) -> None:
+    settings = fast_settings(tmp_path, db_url, bots=False)
     async with running(settings) as server, httpx.AsyncClient(base_url=server.url) as http:
         await http.post("/api/register", json={"name": "tara", "password": PASSWORD})
         old = http.cookies["rummyhall_session"]
@@ -185,8 +191,8 @@ async def _count_sessions(url: str) -> int:
         await db.close()
 
 
-async def test_expired_sessions_are_purged_on_the_clock(tmp_path: Path) -> None:
-    url = _url(tmp_path)
+async def test_expired_sessions_are_purged_on_the_clock(tmp_path: Path, db_url: str) -> None:
+    url = db_url
     db = await Database.open(url)
     async with db.transaction() as session:
         account = await store_accounts.register(session, "old-timer", PASSWORD)
@@ -207,8 +213,8 @@ async def test_expired_sessions_are_purged_on_the_clock(tmp_path: Path) -> None:
         assert await _count_sessions(url) == 1
 
 
-async def test_changing_the_password_ends_the_other_sessions(tmp_path: Path) -> None:
-    settings = fast_settings(tmp_path, _url(tmp_path), bots=False)
+async def test_changing_the_password_ends_the_other_sessions(tmp_path: Path, db_url: str) -> None:
+    settings = fast_settings(tmp_path, db_url, bots=False)
     async with (
         running(settings) as server,
         httpx.AsyncClient(base_url=server.url) as here,

@@ -1,6 +1,7 @@
 """Fuzzing the WebSocket message handlers with Hypothesis: random JSON, messages of every type
 with wrong, missing and extra fields, and plausible game actions. Every message is answered (or
-ignored) without hurting the connection, the server or the ledger."""
+ignored) without hurting the connection, the server or the ledger; on SQLite and PostgreSQL (one
+server per database for the whole module)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
+from pg import PostgresServer
 from rummyhall.economy.audit import audit_database
 from rummyhall.server.app import create_app
 from server_kit import fast_settings
@@ -69,8 +71,8 @@ MESSAGES = st.one_of(
 
 
 class ServerThread:
-    def __init__(self, tmp: Path) -> None:
-        self.db_url = f"sqlite+aiosqlite:///{tmp / 'fuzz.db'}"
+    def __init__(self, tmp: Path, db_url: str) -> None:
+        self.db_url = db_url
         self.app = create_app(fast_settings(tmp, self.db_url, bots=True))
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=0, log_level="critical", ws="websockets-sansio"
@@ -93,10 +95,22 @@ class ServerThread:
         self.thread.join(30)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    with ServerThread(tmp_path_factory.mktemp("fuzz")) as running:
-        yield running
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])  # (as conftest.py's db_url)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerThread]:
+    tmp = tmp_path_factory.mktemp("fuzz")
+    if request.param == "sqlite":
+        with ServerThread(tmp, f"sqlite+aiosqlite:///{tmp / 'fuzz.db'}") as running:
+            yield running
+        return
+    pg: PostgresServer = request.getfixturevalue("pg_server")
+    name = asyncio.run(pg.create_database())
+    try:
+        with ServerThread(tmp, pg.url(name)) as running:
+            yield running
+    finally:
+        asyncio.run(pg.drop_database(name))
 
 
 @pytest.fixture(scope="module")

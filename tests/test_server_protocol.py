@@ -1,7 +1,8 @@
 """The server does what docs/protocol.md says (issue 15 item 7): refused WebSockets are closed
 with the documented close codes, every refusal has the documented error shape, the wire models
 take no look-alike types, a buy-in the wallet cannot pay is refused; and every documented error
-code and close code is produced by some real request."""
+code and close code is produced by some real request. The tests whose answers come from stored
+chips and accounts (the buy-in, every documented code) run on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -178,8 +179,9 @@ async def test_look_alike_types_are_refused(server: Running) -> None:
 # --- (d) a buy-in the wallet cannot pay ----------------------------------------------------------
 
 
-async def test_a_buy_in_above_the_wallet_is_refused(server: Running) -> None:
-    async with RoomClient(server.url) as client:
+async def test_a_buy_in_above_the_wallet_is_refused(tmp_path: Path, db_url: str) -> None:
+    settings = fast_settings(tmp_path, db_url, bots=False)
+    async with running(settings) as server, RoomClient(server.url) as client:
         await client.guest()
         wallet = await client.chips()
         created = await client.request("POST", "/api/tables", {"room": "patti-10-5p"})
@@ -601,7 +603,9 @@ UNTESTABLE: dict[str | int, str] = {
 RATE_BURST = 12
 
 
-async def test_every_documented_code_is_produced_by_some_request(tmp_path: Path) -> None:
+async def test_every_documented_code_is_produced_by_some_request(
+    tmp_path: Path, db_url: str
+) -> None:
     codes = documented_codes()
     closes = documented_close_codes()
     assert len(codes) > 30 and {4401, 4403, 4408, 4429} <= closes
@@ -613,7 +617,7 @@ async def test_every_documented_code_is_produced_by_some_request(tmp_path: Path)
     clock = HeldClock()
     settings = fast_settings(
         tmp_path,
-        f"sqlite+aiosqlite:///{tmp_path / 'codes.db'}",
+        db_url,
         bots=False,
         rate_per_second=2.0,
         rate_burst=RATE_BURST,

@@ -1,5 +1,6 @@
 """GET /api/hands/{id}/replay: a finished game step by step, as the asking player saw it (the
-browser's replay viewer), for both games; players of that game only."""
+browser's replay viewer), for both games; players of that game only. On SQLite and PostgreSQL
+(the history is read back from stored records)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,8 @@ ROOMS = {"patti": "patti-10-5p", "indian13": "indian13-classic-points-1-2p"}
 
 
 @pytest.mark.parametrize("game", ["patti", "indian13"])
-async def test_replay_steps_are_the_players_views(tmp_path: Path, game: str) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}"
-    settings = fast_settings(tmp_path, url, next_game_ms=3_600_000)
+async def test_replay_steps_are_the_players_views(tmp_path: Path, db_url: str, game: str) -> None:
+    settings = fast_settings(tmp_path, db_url, next_game_ms=3_600_000)
     async with running(settings) as server, RoomClient(server.url) as client:
         table, seat, _ = await seat_guest(client, ROOMS[game], follow=True)
         await Player(client, game, 5).play(table)

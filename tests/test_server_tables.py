@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rummyhall.client import RoomClient
+from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy.audit import audit_database
 from rummyhall.games.invariants import allowed, check_view, view_shape
 from rummyhall.games.protocol import replay
@@ -43,6 +43,30 @@ async def test_a_resent_action_is_applied_once(tmp_path: Path, db_url: str) -> N
         assert after["step"] == step + 1
         assert server.hub.table(table).game.log[-1]["action"] == "draw closed"
         assert len(server.hub.table(table).game.log) == step + 1
+
+
+async def test_a_client_id_the_database_cannot_store_is_a_bad_message(
+    tmp_path: Path, db_url: str
+) -> None:
+    """A ``cid`` is stored with the action in the table's log; PostgreSQL cannot store a NUL in
+    text, and a cid carrying one once failed the log write: an ``internal`` error and the table
+    reloaded from its log. Control characters in a cid (or an action) are refused up front."""
+    settings = fast_settings(tmp_path, db_url, next_game_ms=0)
+    async with running(settings) as server, RoomClient(server.url) as client:
+        table, _, _ = await seat_guest(client, POINTS_2P)
+        state = await my_turn(client, table, server)
+        actor = server.hub.table(table)
+        for cid, action in (("a\x00b", "draw closed"), ("tab\there", "draw closed"),
+                            ("fine", "draw\x00 closed")):  # fmt: skip
+            with pytest.raises(ClientError) as refused:
+                await client.act(table, action, cid=cid)
+            assert refused.value.code == "bad_message", (cid, action)
+        assert actor.seq == state["seq"] and not actor.stuck
+        done = await client.act(table, "draw closed", cid="draw-1")
+        assert done > state["seq"]
+        assert server.hub.table(table) is actor
+    report = await audit_database(db_url)
+    assert report.problems == []
 
 
 async def test_reconnecting_players_find_the_table_as_it_was(tmp_path: Path, db_url: str) -> None:

@@ -43,6 +43,9 @@ from rummyhall.store.database import Database
 
 JSON = dict[str, Any]
 
+MAX_ID = 2**63 - 1
+"""The largest id a row can have (a signed 64-bit integer, on SQLite and PostgreSQL)."""
+
 router = APIRouter(prefix="/api")
 
 
@@ -403,6 +406,8 @@ async def hands(account: Me, request: Request, limit: int = 20) -> JSON:
 
 async def _own_hand(request: Request, account: Account, hand_id: int) -> store_tables.HandRow:
     """A finished game the account played in (else unknown_hand: others' games do not exist)."""
+    if not 0 < hand_id <= MAX_ID:  # (the databases refuse larger numbers: that was `internal`)
+        raise RoomError("unknown_hand", f"you have no game {hand_id}", 404)
     async with _db(request).read() as session:
         row = await store_tables.get_hand(session, hand_id)
     if row is None or account.id not in row.players.values():

@@ -8,7 +8,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-ClientId = Annotated[str, Field(min_length=1, max_length=64)]
+PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
+"""No control characters: a client id and an action are stored in the table's log, and
+PostgreSQL cannot store a NUL in text (a cid carrying one failed the log write)."""
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTABLE)]
 
 
 class _Message(BaseModel):
@@ -58,7 +62,7 @@ class Act(_Message):
 
     type: Literal["act"]
     table: int
-    action: Annotated[str, Field(min_length=1, max_length=400)]
+    action: Annotated[str, Field(min_length=1, max_length=400, pattern=PRINTABLE)]
     cid: ClientId | None = None
 
 

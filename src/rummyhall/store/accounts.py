@@ -275,8 +275,17 @@ async def get_account(session: AsyncSession, account_id: int) -> Account | None:
     return None if row is None else _account(row)
 
 
+def _could_be_a_name(name: object) -> bool:
+    """Whether ``name`` follows the name rules (:func:`check_name`); no account has any other
+    name, so a lookup of anything else is answered without asking the database (which, on
+    PostgreSQL, refuses text with a NUL: a login with such a name failed with ``internal``)."""
+    return isinstance(name, str) and _NAME.fullmatch(name) is not None
+
+
 async def find_account(session: AsyncSession, name: str) -> Account | None:
     """The account named ``name``, whatever its case."""
+    if not _could_be_a_name(name):
+        return None
     row = await session.scalar(select(AccountModel).where(AccountModel.name_key == name.lower()))
     return None if row is None else _account(row)
 
@@ -300,7 +309,7 @@ async def authenticate(
     global _dummy_hash  # noqa: PLW0603 (a cache of one hash per hasher)
     row = (
         await session.scalar(select(AccountModel).where(AccountModel.name_key == name.lower()))
-        if isinstance(name, str) and isinstance(password, str)
+        if _could_be_a_name(name) and isinstance(password, str)
         else None
     )
     if row is None or row.password_hash is None:
