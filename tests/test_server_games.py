@@ -87,7 +87,7 @@ async def test_stored_records_work_with_the_command_line(tmp_path: Path) -> None
         tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", next_game_ms=3_600_000
     )
     async with running(settings) as server, RoomClient(server.url) as client:
-        table, _, _ = await seat_guest(client, ROOMS["patti"], follow=True)
+        table, _, _ = await seat_guest(client, "practice-patti-10-5p", follow=True)
         player = Player(client, "patti", 11)
         await player.play(table)
         hands = (await client.request("GET", "/api/hands"))["hands"]

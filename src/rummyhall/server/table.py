@@ -35,6 +35,7 @@ from rummyhall.bots import Bot
 from rummyhall.cards import parse
 from rummyhall.economy import ledger
 from rummyhall.economy.bulk import Transfer
+from rummyhall.economy.ledger import CHIPS, Currency
 from rummyhall.economy.rooms import Room
 from rummyhall.games.protocol import (
     HOUSE,
@@ -263,7 +264,7 @@ class TableActor:
             return f"table:{self.id}:{name}"
         if name == "pot":
             return f"table:{self.id}:pot"
-        return name
+        return self.room.chips.house if name == ledger.HOUSE else name
 
     async def _persist(
         self,
@@ -436,7 +437,7 @@ class TableActor:
         at = self.clock.now()
 
         def take_chips(conn: Connection, seq: int) -> int:
-            wallet = ledger.balance_on(conn, f"player:{account_id}")
+            wallet = ledger.balance_on(conn, room.wallet(account_id))
             if wallet < room.min_stack:
                 raise RoomError(
                     "insufficient_chips", f"you need {room.min_stack} chips to sit here", 409
@@ -451,7 +452,7 @@ class TableActor:
             # minimum stack: the browser sits with the room's amount, and a short wallet that
             # covers the minimum may still play (docs/protocol.md, POST .../sit).
             amount = min(wanted, wallet)
-            _wallet_to_seat(conn, table_id, seq, account_id, seat, amount, "buy_in")
+            _wallet_to_seat(conn, table_id, seq, room.wallet(account_id), seat, amount, "buy_in")
             body["buy_in"] = amount
             return amount
 
@@ -509,11 +510,8 @@ class TableActor:
         room's minimum and no rebuy was allowed), ``bot`` (a bot going with the last person)."""
         occupant = self.seats[seat]
         stack = self.stacks.get(seat, 0)
-        postings = (
-            [(f"table:{self.id}:seat:{seat}", -stack), (f"player:{occupant.account_id}", stack)]
-            if stack
-            else []
-        )
+        wallet = self.room.wallet(occupant.account_id)
+        postings = [(f"table:{self.id}:seat:{seat}", -stack), (wallet, stack)] if stack else []
         body = {"seat": seat, "account": occupant.account_id, "chips": stack, "why": why}
         at = self.clock.now()
         await self._persist("leave", body, at, postings)
@@ -531,12 +529,13 @@ class TableActor:
         account_id = self.seats[seat].account_id
         table_id, wanted = self.id, self.room.buy_in - self.stacks.get(seat, 0)
         body: JSON = {"seat": seat, "account": account_id}
+        source = self.room.wallet(account_id)
 
         def take_chips(conn: Connection, seq: int) -> int:
-            wallet = ledger.balance_on(conn, f"player:{account_id}")
+            wallet = ledger.balance_on(conn, source)
             amount = min(wanted, wallet)
             if amount > 0:
-                _wallet_to_seat(conn, table_id, seq, account_id, seat, amount, "top_up")
+                _wallet_to_seat(conn, table_id, seq, source, seat, amount, "top_up")
             body["chips"] = amount
             return amount
 
@@ -887,7 +886,7 @@ class TableActor:
         for seat in range(1, self.room.seats + 1):
             if seat in self.seats:
                 continue
-            bot = await self.bot_seats.take(self.room.buy_in)
+            bot = await self.bot_seats.take(self.room.buy_in, self.room.chips)
             try:
                 await self.sit(bot.account_id, bot.name, bot=True, seat=seat)
             except RoomError:
@@ -1018,6 +1017,7 @@ class TableActor:
             "game": self.room.game,
             "title": self.room.title,
             "stake": self.room.stake,
+            "currency": self.room.currency,
             "private": self.private,
             "seats": [
                 None
@@ -1094,7 +1094,7 @@ class TableActor:
 class BotSeats(Protocol):
     """Where tables get bot players from (accounts with chips)."""
 
-    async def take(self, chips: int) -> Occupant: ...
+    async def take(self, chips: int, currency: Currency = CHIPS) -> Occupant: ...
 
     def release(self, account_id: int) -> None: ...
 
@@ -1103,16 +1103,17 @@ def _wallet_to_seat(
     conn: Connection,
     table_id: int,
     seq: int,
-    account_id: int,
+    wallet: str,
     seat: int,
     amount: int,
     kind: str,
 ) -> None:
-    """Move chips from a player's wallet to their seat, keyed by the log entry it goes with."""
+    """Move chips from a player's wallet (of the room's currency) to their seat, keyed by the log
+    entry it goes with."""
     ledger.transfer_on(
         conn,
         f"table:{table_id}:seq:{seq}",
-        [(f"player:{account_id}", -amount), (f"table:{table_id}:seat:{seat}", amount)],
+        [(wallet, -amount), (f"table:{table_id}:seat:{seat}", amount)],
         kind=kind,
         memo={"table": table_id, "seq": seq},
     )

@@ -53,10 +53,14 @@ class Connection:
     to wait; a task finishes it, later messages queue behind it in order, and a reader more than
     ``limit`` messages behind is closed (it reconnects and gets a snapshot)."""
 
-    def __init__(self, websocket: WebSocket, account_id: int, name: str, limit: int) -> None:
+    def __init__(
+        self, websocket: WebSocket, account_id: int, name: str, limit: int, *, guest: bool = False
+    ) -> None:
         self.websocket = websocket
         self.account_id = account_id
         self.name = name
+        self.guest = guest
+        """A guest's connection: it may sit in practice rooms only."""
         self.limit = limit
         self.backlog: deque[str] = deque()
         self.flusher: asyncio.Task[None] | None = None
@@ -183,7 +187,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await _refuse(websocket, CLOSE_NOT_SIGNED_IN, "sign in first")
         return
     await websocket.accept()
-    connection = Connection(websocket, account.id, account.name, settings.outbox_limit)
+    connection = Connection(
+        websocket, account.id, account.name, settings.outbox_limit, guest=account.is_guest
+    )
     hub.metrics.connections.inc()
     watching: dict[int, TableActor] = {}
     limit = RateLimit(settings.rate_per_second, settings.rate_burst)
@@ -266,6 +272,7 @@ async def _handle(
                 actor_or_none.unwatch(connection)
         elif isinstance(message, Sit):
             actor = hub.reach(message.table, connection.account_id)
+            hub.admit(actor.room, guest=connection.guest)
             hub.check_elsewhere(connection.account_id, message.table, message.another)
             seat = await actor.call(
                 lambda: actor.sit(

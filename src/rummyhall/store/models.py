@@ -111,9 +111,12 @@ class SessionModel(Base):
 class LedgerAccountModel(Base):
     __tablename__ = "ledger_accounts"
     __table_args__ = (
-        # The database refuses an overdraft even if the code had a bug: only the mint, where
-        # chips come from, may go below zero.
-        CheckConstraint("balance >= 0 OR name = 'mint'", name="balance_not_negative"),
+        # The database refuses an overdraft even if the code had a bug: only the mints, where
+        # chips come from (``mint``, and ``mint:<currency>`` of the other currencies), may go
+        # below zero.
+        CheckConstraint(
+            "balance >= 0 OR name = 'mint' OR name LIKE 'mint:%'", name="balance_not_negative"
+        ),
     )
 
     name: Mapped[str] = mapped_column(String(120), primary_key=True)
