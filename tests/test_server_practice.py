@@ -1,7 +1,8 @@
 """Practice chips and chip flows over real connections, on SQLite and PostgreSQL (issue 15, item
 5): guests get practice chips and no real chips; they may play only in practice rooms, and every
 other way to a real-chip table is refused with ``practice_only`` and changes nothing; practice and
-real chips never mix; practice chips can be refilled when low."""
+real chips never mix; practice chips can be refilled when low; and chips dumped at a private
+table show up as the largest flow in ``rummyhall audit --flows``."""
 
 from __future__ import annotations
 
@@ -12,12 +13,22 @@ from typing import Any
 import httpx
 import pytest
 
+from rummyhall import cli
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy import ledger
 from rummyhall.economy.audit import audit_database
+from rummyhall.economy.flows import top_flows
 from rummyhall.economy.ledger import PRACTICE
 from rummyhall.server.clock import FakeClock
-from server_kit import Player, Running, fast_settings, running
+from server_kit import (
+    Player,
+    Running,
+    check_flows,
+    fast_settings,
+    running,
+    settle,
+    watch_table,
+)
 
 REAL = "indian13-classic-points-1-6p"
 REAL_DUEL = "indian13-classic-points-1-2p"
@@ -118,8 +129,8 @@ async def test_a_guest_is_refused_at_real_chip_rooms(server: Running) -> None:
 
 async def test_practice_and_real_chips_never_mix(tmp_path: Path, db_url: str) -> None:
     """A guest and a registered player play practice games, the player a real one too, with
-    bots (bots sit with chips of the table's currency): each currency balances on its own, and
-    the guest's real wallet stays empty."""
+    bots (bots sit with chips of the table's currency): each currency balances on its own, the
+    guest's real wallet stays empty and its flows are practice flows."""
     settings = fast_settings(tmp_path, db_url, next_game_ms=3_600_000)
     async with (
         running(settings) as server,
@@ -146,10 +157,17 @@ async def test_practice_and_real_chips_never_mix(tmp_path: Path, db_url: str) ->
         async with server.app.state.db.read() as session:
             guest_id = int(guest.me["id"])
             assert await ledger.balance(session, f"player:{guest_id}") == 0
+            practice_flows = await top_flows(session, currency="practice")
+            real_flows = await top_flows(session)
     report = await audit_database(db_url)
     assert report.ok, report.problems  # per currency, and no transaction mixes them
     assert report.currencies["practice"].minted > 2 * 10_000  # the bots' practice chips too
     assert report.minted > 10_000  # Ravi's and the bots' real chips
+    assert practice_flows, "the practice games paid someone"
+    assert await check_flows(db_url) >= 2  # a practice table (or two) and a real one
+    in_real = {f.payer_name for f in real_flows} | {f.payee_name for f in real_flows}
+    assert guest.me["name"] not in in_real
+    assert "ravi" in in_real or not real_flows
 
 
 async def test_practice_refills(tmp_path: Path, db_url: str) -> None:
@@ -205,3 +223,63 @@ async def test_real_chips_are_not_granted_to_a_guest(server: Running) -> None:
             )
         assert (answer.status_code, answer.json()["error"]["code"]) == (403, "practice_only")
         assert await guest.chips() == 0
+
+
+class _Dumper:
+    """Drops at its first turn: loses on purpose, 20 chips a game at one chip a point."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def act(self, view: Any) -> str | None:
+        mine = view.get("phase") == "play" and view.get("turn") == view.get("viewer")
+        if mine and not view.get("drawn"):
+            return "drop"
+        return self.bot.act(view)
+
+
+class _Keeper:
+    """Plays on with the game's bot, but never drops (the bot would, with a poor hand)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def act(self, view: Any) -> str | None:
+        action = self.bot.act(view)
+        return "draw closed" if action == "drop" else action
+
+
+async def test_chip_dumping_is_the_top_flow(
+    tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two registered accounts at a private two-seat table: one loses on purpose, game after
+    game; the other plays. ``rummyhall audit --flows`` puts the pair first, all at a private
+    table; other players' games (with bots, at public tables) come after."""
+    settings = fast_settings(tmp_path, db_url, bots=False)
+    async with (
+        running(settings) as server,
+        RoomClient(server.url) as dumper,
+        RoomClient(server.url) as mule,
+    ):
+        await dumper.register("dumper", "long enough")
+        await mule.register("mule", "long enough")
+        created = await dumper.request("POST", "/api/tables", {"room": REAL_DUEL, "private": True})
+        table = created["table"]["id"]
+        await mule.request("GET", f"/api/invites/{created['invite']}")
+        for client in (dumper, mule):
+            await client.request("POST", f"/api/tables/{table}/sit", {})
+            await watch_table(client, table, follow=True)
+        losing = Player(dumper, "indian13", 1)
+        losing.bot = _Dumper(losing.bot)  # type: ignore[assignment]
+        winning = Player(mule, "indian13", 2)
+        winning.bot = _Keeper(winning.bot)  # type: ignore[assignment]
+        await asyncio.gather(losing.play(table, games=3), winning.play(table, games=3))
+        await settle(server.hub, lambda hub: not hub.table(table).playing())
+    url = db_url
+    assert await asyncio.to_thread(cli.main, ["audit", "--flows", "--database", url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    top = lines[2].split()
+    assert top[:2] == ["dumper", "mule"]
+    net, games, private = int(top[2].replace(",", "")), int(top[5]), int(top[7].replace(",", ""))
+    assert (net, games, private) == (3 * 20, 3, 3 * 20)
+    assert await asyncio.to_thread(cli.main, ["audit", "--database", url]) == 0

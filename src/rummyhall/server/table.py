@@ -25,6 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 import orjson
@@ -33,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.bots import Bot
 from rummyhall.cards import parse
-from rummyhall.economy import ledger
+from rummyhall.economy import flows, ledger
 from rummyhall.economy.bulk import Transfer
 from rummyhall.economy.ledger import CHIPS, Currency
 from rummyhall.economy.rooms import Room
@@ -149,6 +150,9 @@ class TableActor:
         self.pot = 0
         self.game: Game | None = None
         self.game_no = 0
+        self.nets: dict[int, int] = {}
+        """What each seat has won (lost, if negative) in the current game so far: who paid whom
+        when it ends (:mod:`rummyhall.economy.flows`)."""
         self.fair: FairDeal | None = None
         """The committed seed of the next deal, until it is used."""
         self.published: dict[str, str | int] | None = None
@@ -327,6 +331,7 @@ class TableActor:
             await fresh.restore(session)
         self.seats, self.stacks, self.pot = fresh.seats, fresh.stacks, fresh.pot
         self.game, self.game_no, self.seq = fresh.game, fresh.game_no, fresh.seq
+        self.nets = fresh.nets
         self.fair, self.published, self._cids = fresh.fair, fresh.published, fresh._cids
         now = self.clock.now()
         self._away = {
@@ -362,6 +367,7 @@ class TableActor:
         elif kind == "start":
             self.game_no = int(body["game_no"])
             self.game = game_class(self.room.game).create(body["config"])
+            self.nets = {}
         elif kind == "commit":
             self.fair = FairDeal(
                 bytes.fromhex(str(body["server_seed"])),
@@ -373,7 +379,11 @@ class TableActor:
             deal = Deal.from_json(body["deal"]) if "deal" in body else None
             if replaying:
                 assert self.game is not None
-                self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
+                events = self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
+                postings = [p for event in events for p in event.postings]
+                if self.game.result is not None:
+                    postings += self.game.result.postings
+                self._count(self._legs(postings))
             if deal is not None and deal.fair is not None:
                 self.fair = None
             if "cid" in body:
@@ -643,7 +653,7 @@ class TableActor:
             body["cid"], body["account"] = cid, account_id
         try:
             self._check_stacks(legs)
-            extra = self._save_hand if result is not None else None
+            extra = partial(self._save_hand, legs) if result is not None else None
             seq, _ = await self._persist("act", body, at, legs, extra)
         except Exception:
             self._rewind()
@@ -672,6 +682,7 @@ class TableActor:
                     raise RoomError("insufficient_chips", f"seat {seat} has too few chips")
 
     def _move_chips(self, legs: Sequence[tuple[str, int]]) -> None:
+        self._count(legs)
         prefix = f"table:{self.id}:seat:"
         for account, amount in legs:
             if account.startswith(prefix):
@@ -686,14 +697,33 @@ class TableActor:
         record = self.game.record()
         self.game = replay(record, upto=len(record["actions"]) - 1)
 
-    def _save_hand(self, conn: Connection, seq: int) -> int:
+    def _count(
+        self, legs: Sequence[tuple[str, int]], nets: dict[int, int] | None = None
+    ) -> dict[int, int]:
+        """Add a game's seat legs to ``nets`` (:attr:`nets` unless given); returns them."""
+        nets = self.nets if nets is None else nets
+        prefix = f"table:{self.id}:seat:"
+        for account, amount in legs:
+            if account.startswith(prefix):
+                seat = int(account.removeprefix(prefix))
+                nets[seat] = nets.get(seat, 0) + amount
+        return nets
+
+    def _save_hand(self, legs: Sequence[tuple[str, int]], conn: Connection, seq: int) -> int:
+        """Write the finished game's record and who paid whom in it (``legs``: the chips its
+        last action moves, not yet in :attr:`nets`)."""
         assert self.game is not None
         players = {seat: o.account_id for seat, o in self.seats.items() if seat <= self.game.seats}
         record = self.game.record()
         record["table"] = {"id": self.id, "room": self.room.key, "game_no": self.game_no}
-        return store_tables.write_hand(
+        hand_id = store_tables.write_hand(
             conn, table_id=self.id, game=self.room.game, record=record, players=players
         )
+        flows.record_game(
+            conn, currency=self.room.currency, table_id=self.id, hand_id=hand_id,
+            private=self.private, players=players, nets=self._count(legs, dict(self.nets)),
+        )  # fmt: skip
+        return hand_id
 
     async def void(self) -> bool:
         """End a stuck game without a result: every chip its pot holds goes back to the seats

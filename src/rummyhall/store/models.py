@@ -224,6 +224,36 @@ class HandPlayerModel(Base):
 Index("ix_hand_players_account_hands", HandPlayerModel.account_id, HandPlayerModel.hand_id)
 
 
+# --- who paid whom -----------------------------------------------------------------------------
+
+
+class ChipFlowModel(Base):
+    """Chips that went from one player to another in a settled game: each loser's net loss
+    attributed to the winners (rummyhall.economy.flows), written with the game's record. What
+    ``rummyhall audit --flows`` adds up to find chip dumping."""
+
+    __tablename__ = "chip_flows"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("payer <> payee", name="two_accounts"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    currency: Mapped[str] = mapped_column(String(20))
+    payer: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    payee: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    hand_id: Mapped[int] = mapped_column(BigId, ForeignKey("hands.id"))
+    private: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+# The flows of one currency over a time range (audit --flows --since), and one pair's flows.
+Index("ix_chip_flows_currency_at", ChipFlowModel.currency, ChipFlowModel.at)
+Index("ix_chip_flows_pair", ChipFlowModel.payer, ChipFlowModel.payee)
+
+
 def table(model: type[Base]) -> Table:
     """A model's Core table, for statements on hot paths (the ORM layer costs more than the SQL
     there)."""
