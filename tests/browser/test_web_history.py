@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from rummyhall.shuffle import FairDeal
 
-ROOM = "patti-10-4p"
+ROOM = "practice-patti-10-4p"  # guests play practice rooms
 EXAMPLE = {
     "server_seed": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
     "client_seed": "player",
