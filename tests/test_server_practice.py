@@ -75,6 +75,22 @@ async def test_guests_get_practice_chips_only(server: Running) -> None:
     assert report.currencies["practice"].minted == 21 * 10_000
 
 
+async def test_a_player_plays_practice_rooms_with_practice_chips(server: Running) -> None:
+    async with RoomClient(server.url) as asha:
+        await asha.register("asha", "long enough")
+        table, _ = await asha.quick_seat(PRACTICE_ROOM)
+        assert (await asha.chips(), await asha.practice()) == (10_000, 10_000 - 160)
+        me = await asha.request("GET", "/api/me")
+        assert [(t["table"], t["currency"]) for t in me["tables"]] == [(table, "practice")]
+        info = (await asha.request("GET", f"/api/tables/{table}"))["table"]
+        assert info["currency"] == "practice"
+        # A real table as well: its buy-in comes from the real wallet.
+        await asha.quick_seat(REAL, another=True)
+        assert (await asha.chips(), await asha.practice()) == (10_000 - 160, 10_000 - 160)
+        await asha.request("POST", f"/api/tables/{table}/leave")
+        assert (await asha.chips(), await asha.practice()) == (10_000 - 160, 10_000)
+
+
 async def _state(server: Running, client: RoomClient) -> Any:
     """What a refusal must not change: the guest's wallets and seats, the tables, the ledger."""
     me = await client.request("GET", "/api/me")
