@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOM = "patti-10-4p"
+ROOM = "practice-patti-10-4p"  # guests play practice rooms
 SEATS = 4
 
 

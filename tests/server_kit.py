@@ -23,11 +23,14 @@ from fastapi import FastAPI
 
 from rummyhall.bots import Bot
 from rummyhall.client import ClientError, RoomClient
+from rummyhall.economy.flows import attribute
 from rummyhall.economy.rooms import Rooms, default_rooms
+from rummyhall.games.protocol import Deal, game_class
 from rummyhall.server.app import create_app
 from rummyhall.server.bots import bot_factory
 from rummyhall.server.clock import Clock, FakeClock
 from rummyhall.server.settings import Settings
+from rummyhall.store.database import Database
 
 JSON = dict[str, Any]
 
@@ -263,3 +266,64 @@ async def my_turn(client: RoomClient, table: int, server: Running) -> dict[str, 
             f"stuck {actor.stuck}, seq {actor.seq}, client saw "
             f"{client.tables.get(table, {}).get('seq')}"
         ) from None
+
+
+def record_nets(record: JSON) -> dict[int, int]:
+    """What each seat won (lost, if negative) in a finished game, from its record: every
+    posting of every action, and the result's."""
+    game = game_class(str(record["game"])).create(record["config"])
+    nets: dict[int, int] = {}
+
+    def add(postings: Any) -> None:
+        for posting in postings:
+            if posting.account.startswith("seat:"):
+                seat = int(posting.account.removeprefix("seat:"))
+                nets[seat] = nets.get(seat, 0) + posting.amount
+
+    for entry in record["actions"]:
+        deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
+        events = game.apply(int(entry["seat"]), str(entry["action"]), int(entry["at"]), deal=deal)
+        add(p for event in events for p in event.postings)
+    assert game.result is not None, "not a finished game"
+    add(game.result.postings)
+    return nets
+
+
+async def check_flows(database_url: str) -> int:
+    """Every finished game's recorded chip flows are the attribution of what its record says
+    each seat won or lost (so the tally the table keeps, across restarts too, is right); returns
+    how many games were checked."""
+    from sqlalchemy import select
+
+    from rummyhall.store.models import ChipFlowModel, HandModel, HandPlayerModel
+
+    db = await Database.open(database_url, migrate=False)
+    try:
+        async with db.read() as session:
+            hands = (await session.execute(select(HandModel.id, HandModel.record))).all()
+            for hand_id, record in hands:
+                seats = dict(
+                    (
+                        await session.execute(
+                            select(HandPlayerModel.seat, HandPlayerModel.account_id).where(
+                                HandPlayerModel.hand_id == hand_id
+                            )
+                        )
+                    ).all()
+                )
+                flows = await session.execute(
+                    select(ChipFlowModel.payer, ChipFlowModel.payee, ChipFlowModel.amount).where(
+                        ChipFlowModel.hand_id == hand_id
+                    )
+                )
+                nets = record_nets(record)
+                expected = [
+                    (seats[payer], seats[payee], amount)
+                    for payer, payee, amount in attribute(
+                        {s: nets.get(s, 0) for s in sorted(seats)}
+                    )
+                ]
+                assert sorted(tuple(f) for f in flows) == sorted(expected), (hand_id, nets)
+        return len(hands)
+    finally:
+        await db.close()

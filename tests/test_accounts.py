@@ -10,7 +10,6 @@ from argon2 import PasswordHasher
 from argon2.profiles import CHEAPEST
 from sqlalchemy import select
 
-from rummyhall.economy import ledger
 from rummyhall.economy.audit import audit
 from rummyhall.store import accounts
 from rummyhall.store.accounts import AccountError
@@ -23,28 +22,20 @@ async def register(db: Database, name: str, password: str = "correct horse") -> 
         return await accounts.register(session, name, password)
 
 
-async def test_register_grants_starting_chips(db: Database) -> None:
+async def test_register(db: Database) -> None:
     account = await register(db, "Asha_99")
     assert (account.name, account.is_guest, account.is_bot) == ("Asha_99", False, False)
     assert account.created_at.tzinfo is not None
     async with db.read() as session:
-        assert await ledger.balance(session, f"player:{account.id}") == accounts.STARTING_CHIPS
-        assert await ledger.transaction_exists(session, f"signup:{account.id}")
         assert await accounts.get_account(session, account.id) == account
         assert await accounts.find_account(session, "asha_99") == account
         assert await accounts.find_account(session, "nobody") is None
         assert await accounts.get_account(session, 10**6) is None
+        # The store keeps accounts and mints nothing: starting chips are the economy's
+        # (rummyhall.economy.wallets, tests/test_wallets.py).
         report = await audit(session)
     assert report.ok
-    assert report.minted == report.in_wallets == accounts.STARTING_CHIPS
-
-
-async def test_starting_chips_are_a_parameter(db: Database) -> None:
-    async with db.transaction() as session:
-        rich = await accounts.register(session, "rich", "long password", chips=50_000)
-        poor = await accounts.register(session, "poor", "long password", chips=0)
-        assert await ledger.balance(session, f"player:{rich.id}") == 50_000
-        assert await ledger.balance(session, f"player:{poor.id}") == 0
+    assert report.transactions == report.minted == 0
 
 
 async def test_password_is_hashed_with_argon2id(db: Database) -> None:
@@ -96,7 +87,8 @@ async def test_racing_registrations_of_one_name(db: Database) -> None:
     results = await asyncio.gather(*(attempt(n) for n in ["Meera", "meera", "MEERA", "MeErA"]))
     assert sorted(results) == ["name_taken"] * 3 + ["ok"]
     async with db.read() as session:
-        assert (await audit(session)).minted == accounts.STARTING_CHIPS
+        names = (await session.scalars(select(AccountModel.name))).all()
+    assert [name.lower() for name in names] == ["meera"]
 
 
 async def test_a_lost_name_race_leaves_the_transaction_usable(db: Database) -> None:
@@ -105,7 +97,7 @@ async def test_a_lost_name_race_leaves_the_transaction_usable(db: Database) -> N
     await register(db, "Kiran")
     async with db.transaction() as session:
         with pytest.raises(AccountError):
-            await accounts._create(session, "KIRAN", chips=5)
+            await accounts._create(session, "KIRAN")
         other = await accounts.create_guest(session)
     async with db.read() as session:
         assert await accounts.get_account(session, other.id) == other
@@ -123,11 +115,10 @@ async def test_guests_and_bots(db: Database) -> None:
         for guest in guests:
             assert guest.is_guest and not guest.is_bot
             assert guest.name.startswith("guest-") and guest.name[6:].isdigit()
-            assert await ledger.balance(session, f"player:{guest.id}") == accounts.STARTING_CHIPS
         assert len({guest.name for guest in guests}) == 3
         assert bot.is_bot and not bot.is_guest
         assert await accounts.list_bots(session) == [bot]
-        assert await ledger.balance(session, f"player:{bot.id}") == accounts.STARTING_CHIPS
+        assert (await audit(session)).minted == 0
         # Neither has a password to log in with.
         for account in (*guests, bot):
             with pytest.raises(AccountError):

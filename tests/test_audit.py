@@ -7,14 +7,19 @@ import json
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from rummyhall import cli
-from rummyhall.economy import ledger
+from rummyhall.economy import ledger, wallets
 from rummyhall.economy.audit import AuditReport, audit
 from rummyhall.economy.ledger import transfer
+from rummyhall.economy.rooms import default_rooms
 from rummyhall.store import accounts
+from rummyhall.store import tables as store_tables
 from rummyhall.store.database import Database, default_url
+from rummyhall.store.models import AccountModel
+
+PRACTICE_ROOM = next(room for room in default_rooms() if room.currency == "practice")
 
 
 async def populate(db: Database) -> tuple[int, int]:
@@ -22,8 +27,19 @@ async def populate(db: Database) -> tuple[int, int]:
     async with db.transaction() as session:
         asha = await accounts.register(session, "asha", "password-1")
         ravi = await accounts.register(session, "ravi", "password-2")
-        await accounts.create_guest(session)
-        await accounts.create_bot(session, "bot-one", chips=500)
+        guest = await accounts.create_guest(session)
+        bot = await accounts.create_bot(session, "bot-one")
+        for account in (asha, ravi, guest):
+            await wallets.open_wallets(session, account)
+        # A table of real chips (on a fresh database: table 1, whose accounts are used below;
+        # accounts of no table count as real chips too).
+        real = next(room for room in default_rooms() if room.currency == "chips")
+        await store_tables.create_table(
+            session, game=real.game, room=real.key, config=real.to_json()
+        )
+        await transfer(
+            session, "bot:1", [("mint", -500), (f"player:{bot.id}", 500)], kind="bot_chips"
+        )
         await transfer(
             session,
             "table:1:join:asha",
@@ -52,17 +68,94 @@ async def test_figures_of_a_clean_ledger(db: Database) -> None:
     report = await run_audit(db)
     assert report.problems == []
     assert report.ok
-    assert report.accounts == 9  # mint, burn, house, 4 wallets, seat, pot
-    assert report.transactions == 7
-    assert report.postings == 15
-    assert report.minted == 3 * accounts.STARTING_CHIPS + 500
+    # mint, burn, house, 3 wallets (the guest has none), seat, pot; the practice mint and 3
+    # practice wallets
+    assert report.accounts == 12
+    assert report.transactions == 9
+    assert report.postings == 19
+    assert report.minted == 2 * wallets.STARTING_CHIPS + 500  # no real chips for the guest
     assert report.burned == 1000
     assert report.circulation == report.minted - report.burned
     assert report.at_tables == 1970
     assert report.house == 30
     assert report.in_wallets == report.circulation - 2000
     assert report.elsewhere == 0
-    assert (await run_audit(db)).to_json()["ok"] is True
+    practice = report.currencies["practice"]
+    assert practice.minted == practice.circulation == practice.in_wallets
+    assert practice.minted == 3 * wallets.PRACTICE_CHIPS
+    assert (practice.burned, practice.at_tables, practice.house) == (0, 0, 0)
+    figures = (await run_audit(db)).to_json()
+    assert figures["ok"] is True
+    assert figures["minted"] == report.minted
+    assert figures["currencies"]["practice"]["minted"] == 3 * wallets.PRACTICE_CHIPS
+
+
+async def test_practice_tables_are_counted_with_practice_chips(db: Database) -> None:
+    # A practice table's seat and pot accounts hold practice chips: the table's settings say so.
+    await populate(db)
+    async with db.transaction() as session:
+        guest = await session.scalar(select(AccountModel.id).where(AccountModel.is_guest))
+        table_id = await store_tables.create_table(
+            session, game=PRACTICE_ROOM.game, room=PRACTICE_ROOM.key,
+            config=PRACTICE_ROOM.to_json(),
+        )  # fmt: skip
+        await transfer(
+            session,
+            f"table:{table_id}:seq:1",
+            [(f"practice:{guest}", -300), (f"table:{table_id}:seat:1", 300)],
+            kind="buy_in",
+        )
+        await transfer(
+            session,
+            f"table:{table_id}:seq:2",
+            [
+                (f"table:{table_id}:seat:1", -100),
+                (f"table:{table_id}:pot", 90),
+                ("house:practice", 10),
+            ],
+            kind="act",
+        )
+    report = await run_audit(db)
+    assert report.ok, report.problems
+    practice = report.currencies["practice"]
+    assert (practice.at_tables, practice.house) == (290, 10)
+    assert practice.in_wallets == 3 * wallets.PRACTICE_CHIPS - 300
+    assert report.at_tables == 1970  # the real chips' tables did not change
+
+
+async def test_chips_that_change_currency_are_found(db: Database) -> None:
+    # The ledger refuses to mix named accounts of two currencies...
+    asha, _ = await populate(db)
+    async with db.transaction() as session:
+        with pytest.raises(ledger.LedgerError, match="cannot mix"):
+            await transfer(
+                session, "mix", [(f"practice:{asha}", -5), (f"player:{asha}", 5)], kind="x"
+            )
+        # ... but a table's accounts are of its room's currency, which only the audit sees: a
+        # bug that paid a practice table's seat into a real wallet.
+        table_id = await store_tables.create_table(
+            session, game=PRACTICE_ROOM.game, room=PRACTICE_ROOM.key,
+            config=PRACTICE_ROOM.to_json(),
+        )  # fmt: skip
+        await transfer(
+            session,
+            f"table:{table_id}:seq:1",
+            [(f"practice:{asha}", -300), (f"table:{table_id}:seat:1", 300)],
+            kind="buy_in",
+        )
+        await transfer(
+            session,
+            f"table:{table_id}:seq:2",
+            [(f"table:{table_id}:seat:1", -300), (f"player:{asha}", 300)],
+            kind="leave",
+        )
+    problems = (await run_audit(db)).problems
+    assert any(
+        f"transaction 'table:{table_id}:seq:2'" in p and "more than one currency" in p
+        for p in problems
+    ), problems
+    assert any(p.startswith("balances sum to 300, not zero") for p in problems), problems
+    assert any(p.startswith("practice chips: balances sum to -300") for p in problems), problems
 
 
 async def test_an_empty_ledger_is_clean(db: Database) -> None:

@@ -254,10 +254,108 @@ def test_engine_accounts_map_to_table_accounts() -> None:
     assert ledger.table_account(12, "seat:3") == "table:12:seat:3" == ledger.seat_account(12, 3)
     assert ledger.table_account(12, "pot") == "table:12:pot" == ledger.pot_account(12)
     assert ledger.table_account(12, "house") == "house"
+    assert ledger.table_account(12, "house", ledger.PRACTICE) == "house:practice"
     assert ledger.player_account(7) == "player:7"
     assert ledger.table_prefix(12) == "table:12:"
     with pytest.raises(LedgerError):
         ledger.table_account(12, "seat:x")
+
+
+# --- currencies -------------------------------------------------------------------------------
+
+
+def test_currencies_and_their_accounts() -> None:
+    chips, practice = ledger.CHIPS, ledger.PRACTICE
+    assert (chips.wallet(7), chips.mint, chips.house, chips.burn) == (
+        "player:7",
+        "mint",
+        "house",
+        "burn",
+    )
+    assert (practice.wallet(7), practice.mint, practice.house, practice.burn) == (
+        "practice:7",
+        "mint:practice",
+        "house:practice",
+        "burn:practice",
+    )
+    assert chips.real and not practice.real
+    assert ledger.currency("practice") is practice
+    with pytest.raises(LedgerError):
+        ledger.currency("gold")
+    assert ledger.currency_of("practice:7") is practice
+    assert ledger.currency_of("mint:practice") is practice
+    assert ledger.currency_of("player:7") is chips
+    assert ledger.currency_of("table:3:seat:1") is None  # the table's room decides
+    assert ledger.is_mint("mint") and ledger.is_mint("mint:practice")
+    assert not ledger.is_mint("mint:gold") and not ledger.is_mint("practice:1")
+
+
+async def test_practice_chips_have_their_own_mint_house_and_burn(db: Database) -> None:
+    async with db.transaction() as session:
+        await transfer(session, "p", [("mint:practice", -100), ("practice:1", 100)], kind="signup")
+        await transfer(
+            session,
+            "p2",
+            [("practice:1", -30), ("house:practice", 10), ("burn:practice", 20)],
+            kind="x",
+        )
+        assert await ledger.balance(session, "mint:practice") == -100
+        assert await ledger.balance(session, "mint") == 0
+        with pytest.raises(LedgerError, match="burned"):
+            await transfer(session, "k", [("burn:practice", -5), ("practice:1", 5)], kind="x")
+        # The practice wallet cannot be overdrawn like any other.
+        with pytest.raises(InsufficientChips):
+            await transfer(session, "k", [("practice:1", -71), ("house:practice", 71)], kind="x")
+        report = await audit(session)
+    assert report.ok, report.problems
+    assert report.minted == 0  # no real chips exist
+    practice = report.currencies["practice"]
+    assert (practice.minted, practice.burned, practice.in_wallets, practice.house) == (
+        100,
+        20,
+        70,
+        10,
+    )
+
+
+@pytest.mark.parametrize(
+    "postings",
+    [
+        [("mint", -5), ("practice:1", 5)],
+        [("mint:practice", -5), ("player:1", 5)],
+        [("mint:practice", -5), ("house", 5)],
+        [("mint:practice", -5), ("table:1:seat:1", 3), ("house", 2)],
+    ],
+)
+async def test_a_transfer_never_mixes_currencies(
+    db: Database, postings: list[tuple[str, int]]
+) -> None:
+    async with db.transaction() as session:
+        with pytest.raises(LedgerError, match="cannot mix"):
+            await transfer(session, "mix", postings, kind="x")
+        assert not await ledger.transaction_exists(session, "mix")
+
+
+async def test_the_database_lets_only_mints_go_below_zero(db: Database) -> None:
+    async with db.transaction() as session:
+        await session.execute(text("INSERT INTO ledger_accounts VALUES ('mint:practice', -1)"))
+    for name in ("practice:1", "house:practice", "mintpractice"):
+        with pytest.raises(IntegrityError):
+            async with db.transaction() as session:
+                await session.execute(
+                    text("INSERT INTO ledger_accounts VALUES (:name, -1)"), {"name": name}
+                )
+
+
+async def test_lock_balance_makes_the_account(db: Database) -> None:
+    await fund(db, "player:1", 10)
+    async with db.transaction() as session:
+        assert await ledger.lock_balance(session, "player:1") == 10
+        assert await ledger.lock_balance(session, "practice:1") == 0
+        with pytest.raises(LedgerError):
+            await ledger.lock_balance(session, "Bad Name")
+    async with db.read() as session:
+        assert await ledger.balances(session, "practice:") == {"practice:1": 0}
 
 
 # --- concurrency ------------------------------------------------------------------------------

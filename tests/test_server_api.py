@@ -115,7 +115,7 @@ async def test_websocket_needs_a_session_and_our_origin(server: Running) -> None
 
 async def test_bad_messages_get_coded_errors_and_change_nothing(server: Running) -> None:
     async with RoomClient(server.url) as client:
-        table, _, before = await seat_guest(client, "patti-10-5p")
+        table, _, before = await seat_guest(client, "practice-patti-10-5p")
         cases = {
             "not json": "bad_message",
             "[1, 2]": "bad_message",
@@ -182,10 +182,15 @@ async def test_lobby_private_tables_and_seats(server: Running) -> None:
     async with RoomClient(server.url) as one, RoomClient(server.url) as two:
         await one.guest()
         await two.guest()
-        rooms = (await one.request("GET", "/api/rooms"))["rooms"]
+        lobby = await one.request("GET", "/api/rooms")
+        rooms = lobby["rooms"]
         assert {"indian13", "patti"} <= {room["game"] for room in rooms}
+        assert {room["currency"] for room in rooms} == {"chips", "practice"}
+        assert lobby["currencies"]["practice"] == {"label": "practice chips", "real": False}
         created = await one.request(
-            "POST", "/api/tables", {"room": "indian13-classic-points-1-6p", "private": True}
+            "POST",
+            "/api/tables",
+            {"room": "practice-indian13-classic-points-1-6p", "private": True},
         )
         invite = created["invite"]
         table = created["table"]["id"]
@@ -202,7 +207,7 @@ async def test_lobby_private_tables_and_seats(server: Running) -> None:
         assert (await two.request("POST", f"/api/tables/{table}/sit", {}))["seat"] == 1
         left = await two.request("POST", f"/api/tables/{table}/leave")
         assert left["after_game"] is False
-        assert await two.chips() == 10_000
+        assert await two.practice() == 10_000
         with pytest.raises(ClientError) as unknown:
             await one.request("GET", "/api/invites/nope")
         assert unknown.value.code == "unknown_invite"
@@ -216,7 +221,7 @@ async def test_one_seat_for_many_at_once(server: Running) -> None:
         for client in clients:
             await client.guest()
         created = await clients[0].request(
-            "POST", "/api/tables", {"room": "indian13-classic-points-1-6p"}
+            "POST", "/api/tables", {"room": "practice-indian13-classic-points-1-6p"}
         )
         table = created["table"]["id"]
         answers = await asyncio.gather(
@@ -241,7 +246,7 @@ async def test_a_crowd_quick_seats_at_once(server: Running) -> None:
     try:
         for client in clients:
             await client.guest()
-        seats = await asyncio.gather(*(c.quick_seat("patti-10-4p") for c in clients))
+        seats = await asyncio.gather(*(c.quick_seat("practice-patti-10-4p") for c in clients))
         by_table: dict[int, list[int]] = {}
         for table, seat in seats:
             by_table.setdefault(table, []).append(seat)
@@ -257,8 +262,8 @@ async def test_a_crowd_quick_seats_at_once(server: Running) -> None:
 async def test_the_same_chips_cannot_be_spent_twice(server: Running) -> None:
     """A player whose wallet covers one buy-in tries to sit at many tables at once."""
     async with RoomClient(server.url) as rich, RoomClient(server.url) as player:
-        await rich.guest()
-        await player.guest()
+        await rich.register("rich", "long enough")
+        await player.register("player", "long enough")
         # (Three tables each: an account may have only a few open tables it opened.)
         tables = [
             (

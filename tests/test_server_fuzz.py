@@ -118,7 +118,7 @@ def socket(server: ServerThread) -> Iterator[tuple[ClientConnection, httpx.Clien
     http = httpx.Client(base_url=server.url)
     http.post("/api/guest").raise_for_status()
     # A seat at a Patti table with bots, so that game actions reach a real engine.
-    http.post("/api/quick-seat", json={"room": "patti-10-5p"}).raise_for_status()
+    http.post("/api/quick-seat", json={"room": "practice-patti-10-5p"}).raise_for_status()
     cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
     with connect(
         server.url.replace("http", "ws") + "/ws", additional_headers={"Cookie": cookie}

@@ -13,7 +13,7 @@ from rummyhall.economy.audit import audit_database
 from rummyhall.games.invariants import allowed, check_view, view_shape
 from rummyhall.games.protocol import replay
 from rummyhall.shuffle import FairDeal
-from server_kit import Player, fast_settings, running, seat_guest, watch_table
+from server_kit import Player, check_flows, fast_settings, running, seat_guest, watch_table
 
 ROOMS = {
     "indian13": "indian13-classic-points-1-2p",
@@ -74,6 +74,7 @@ async def test_a_whole_game_through_the_api(db_url: str, tmp_path: Path, game: s
         await play_one_game(server.url, ROOMS[game], engine, seed=7)
     report = await audit_database(db_url)
     assert report.problems == []
+    assert await check_flows(db_url) == 1  # who paid whom, as the record says
 
 
 async def test_stored_records_work_with_the_command_line(tmp_path: Path) -> None:
@@ -87,7 +88,7 @@ async def test_stored_records_work_with_the_command_line(tmp_path: Path) -> None
         tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", next_game_ms=3_600_000
     )
     async with running(settings) as server, RoomClient(server.url) as client:
-        table, _, _ = await seat_guest(client, ROOMS["patti"], follow=True)
+        table, _, _ = await seat_guest(client, "practice-patti-10-5p", follow=True)
         player = Player(client, "patti", 11)
         await player.play(table)
         hands = (await client.request("GET", "/api/hands"))["hands"]

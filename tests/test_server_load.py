@@ -24,7 +24,7 @@ async def test_many_tables_at_once(tmp_path: Path) -> None:
         try:
             players = []
             for number, client in enumerate(clients):
-                table, _, _ = await seat_guest(client, "patti-10-4p", follow=True)
+                table, _, _ = await seat_guest(client, "practice-patti-10-4p", follow=True)
                 players.append((Player(client, "patti", number), table))
             finals = await asyncio.gather(*(p.play(t, games=1) for p, t in players))
         finally:

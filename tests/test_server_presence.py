@@ -28,8 +28,9 @@ from server_kit import (
     watch_table,
 )
 
-PATTI = "patti-10-5p"
-POINTS_2P = "indian13-classic-points-1-2p"
+# Guests play practice rooms (their chips are practice chips).
+PATTI = "practice-patti-10-5p"
+POINTS_2P = "practice-indian13-classic-points-1-2p"
 GRACE = 20_000
 
 
@@ -46,7 +47,7 @@ async def test_an_away_player_is_stood_up_between_games(tmp_path: Path, db_url: 
     settings = fast_settings(tmp_path, db_url, next_game_ms=1_000, away_grace_ms=GRACE)
     async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         await client.guest()
-        start = await client.chips()
+        start = await client.practice()
         table, seat = await client.quick_seat(PATTI)
         await watch_table(client, table)
         actor = server.hub.table(table)
@@ -64,7 +65,7 @@ async def test_an_away_player_is_stood_up_between_games(tmp_path: Path, db_url: 
         mine = [a["action"] for a in record["actions"] if a["seat"] == seat]
         assert set(mine) <= {"timeout"}
         # What the wallet lost is what that one game cost (the boot and automatic chaals).
-        lost = start - me["chips"]
+        lost = start - me["practice"]
         assert 0 < lost <= 10 * 3
     report = await audit_database(settings.database_url)
     assert report.problems == []
@@ -137,7 +138,7 @@ async def test_a_short_stack_stands_up_without_auto_rebuy(tmp_path: Path, db_url
     settings = fast_settings(tmp_path, db_url, next_game_ms=0)
     async with running(settings) as server, RoomClient(server.url) as client:
         await client.guest()
-        start = await client.chips()
+        start = await client.practice()
         table, seat = await _sit_short(client, auto_rebuy=False)
         await _pack_until_short(client, server, table, seat)
         await settle(server.hub, lambda hub: hub.tables.get(table) is None)
@@ -146,7 +147,7 @@ async def test_a_short_stack_stands_up_without_auto_rebuy(tmp_path: Path, db_url
         me = await client.request("GET", "/api/me")
         assert me["tables"] == []
         # Only the boots of the games played were lost; nothing was taken for a rebuy.
-        assert start - 100 < me["chips"] < start
+        assert start - 100 < me["practice"] < start
     report = await audit_database(settings.database_url)
     assert report.problems == []
 
@@ -183,7 +184,7 @@ async def test_leaving_mid_deal_drops_at_once(tmp_path: Path, db_url: str) -> No
         await watch_table(client, table)
         turn = await my_turn(client, table, server)
         # Our turn: nothing moves until we act (the timers are minutes long).
-        wallet = await client.chips()
+        wallet = await client.practice()
         stack = actor.stacks[seat]
         game_no = turn["info"]["game_no"]
         # A long pause after games from now on: the stand-up below cannot wait for it.
@@ -196,7 +197,7 @@ async def test_leaving_mid_deal_drops_at_once(tmp_path: Path, db_url: str) -> No
         assert mine[-1] == "drop"
         assert actor.game_no == game_no
         # A first drop costs 20 points, at one chip a point.
-        assert await client.chips() == wallet + stack - 20
+        assert await client.practice() == wallet + stack - 20
     report = await audit_database(settings.database_url)
     assert report.problems == []
 

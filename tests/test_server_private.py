@@ -19,6 +19,8 @@ from rummyhall.store.database import Database
 from server_kit import fast_settings, running, settle
 
 ROOM = "indian13-classic-points-1-6p"
+PRACTICE = "practice-indian13-classic-points-1-6p"
+"""The limits hold for guests too, who open tables in the practice rooms."""
 
 
 async def refused(call: Any) -> ClientError:
@@ -108,14 +110,14 @@ async def test_an_account_opens_a_few_tables_at_most(tmp_path: Path, db_url: str
     ):
         await guest.guest()
         await other.guest()
-        first = await guest.request("POST", "/api/tables", {"room": ROOM})
-        await guest.request("POST", "/api/tables", {"room": ROOM, "private": True})
-        error = await refused(guest.request("POST", "/api/tables", {"room": ROOM}))
+        first = await guest.request("POST", "/api/tables", {"room": PRACTICE})
+        await guest.request("POST", "/api/tables", {"room": PRACTICE, "private": True})
+        error = await refused(guest.request("POST", "/api/tables", {"room": PRACTICE}))
         assert (error.code, error.status) == ("too_many_tables", 429)
         # The limit is the account's own: another account still opens tables, and asking many
         # times at once opens no more than the limit.
         answers = await asyncio.gather(
-            *(other.request("POST", "/api/tables", {"room": ROOM}) for _ in range(6)),
+            *(other.request("POST", "/api/tables", {"room": PRACTICE}) for _ in range(6)),
             return_exceptions=True,
         )
         assert sum(isinstance(a, dict) for a in answers) == 2
@@ -124,7 +126,7 @@ async def test_an_account_opens_a_few_tables_at_most(tmp_path: Path, db_url: str
         clock.advance(settings.empty_table_ms)
         await settle(server.hub, lambda hub: first["table"]["id"] not in hub.tables)
         await settle(server.hub, lambda hub: len(hub.tables) == 0)
-        await guest.request("POST", "/api/tables", {"room": ROOM})
+        await guest.request("POST", "/api/tables", {"room": PRACTICE})
 
 
 async def test_a_table_nobody_sits_at_closes(tmp_path: Path, db_url: str) -> None:
@@ -132,8 +134,8 @@ async def test_a_table_nobody_sits_at_closes(tmp_path: Path, db_url: str) -> Non
     settings = fast_settings(tmp_path, db_url, bots=False, empty_table_ms=60_000)
     async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         await client.guest()
-        empty = (await client.request("POST", "/api/tables", {"room": ROOM}))["table"]["id"]
-        used = (await client.request("POST", "/api/tables", {"room": ROOM}))["table"]["id"]
+        empty = (await client.request("POST", "/api/tables", {"room": PRACTICE}))["table"]["id"]
+        used = (await client.request("POST", "/api/tables", {"room": PRACTICE}))["table"]["id"]
         await client.request("POST", f"/api/tables/{used}/sit", {})
         await client.connect()
         await client.watch(used)  # there, so not stood up as away

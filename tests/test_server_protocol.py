@@ -40,6 +40,10 @@ async def server(tmp_path: Path) -> Running:  # type: ignore[misc]
         yield found
 
 
+PATTI = "practice-patti-10-5p"
+"""The room the tests sit at: guests play practice rooms only."""
+
+
 def _ws_url(server: Running) -> str:
     return server.url.replace("http", "ws", 1) + "/ws"
 
@@ -137,7 +141,7 @@ async def test_look_alike_types_are_refused(server: Running) -> None:
     true`` are schema errors, over HTTP and WebSocket alike (JSON numbers are still ints)."""
     async with RoomClient(server.url) as client:
         await client.guest()
-        created = await client.request("POST", "/api/tables", {"room": "patti-10-5p"})
+        created = await client.request("POST", "/api/tables", {"room": PATTI})
         table = created["table"]["id"]
         for body in (
             {"seat": "1"},
@@ -150,8 +154,8 @@ async def test_look_alike_types_are_refused(server: Running) -> None:
                 await client.request("POST", f"/api/tables/{table}/sit", body)
             assert (refused.value.code, refused.value.status) == ("bad_request", 422), body
         wrong: list[tuple[str, JSON]] = [
-            ("/api/tables", {"room": "patti-10-5p", "private": 1}),
-            ("/api/quick-seat", {"room": "patti-10-5p", "another": "yes"}),
+            ("/api/tables", {"room": PATTI, "private": 1}),
+            ("/api/quick-seat", {"room": PATTI, "another": "yes"}),
             (f"/api/tables/{table}/auto-rebuy", {"on": 0}),
             ("/api/check", {"groups": [["7H"]], "joker": 5}),
         ]
@@ -183,13 +187,13 @@ async def test_a_buy_in_above_the_wallet_is_refused(tmp_path: Path, db_url: str)
     settings = fast_settings(tmp_path, db_url, bots=False)
     async with running(settings) as server, RoomClient(server.url) as client:
         await client.guest()
-        wallet = await client.chips()
-        created = await client.request("POST", "/api/tables", {"room": "patti-10-5p"})
+        wallet = await client.practice()  # a guest's wallet: practice chips
+        created = await client.request("POST", "/api/tables", {"room": PATTI})
         table = created["table"]["id"]
         with pytest.raises(ClientError) as refused:
             await client.request("POST", f"/api/tables/{table}/sit", {"buy_in": wallet + 1})
         assert (refused.value.code, refused.value.status) == ("insufficient_chips", 409)
-        assert await client.chips() == wallet  # nothing moved
+        assert await client.practice() == wallet  # nothing moved
         await client.connect()
         with pytest.raises(ClientError) as refused:
             await client.send({"type": "sit", "table": table, "buy_in": wallet + 1})
@@ -197,7 +201,7 @@ async def test_a_buy_in_above_the_wallet_is_refused(tmp_path: Path, db_url: str)
         # The whole wallet, asked for as such, is fine.
         seated = await client.request("POST", f"/api/tables/{table}/sit", {"buy_in": wallet})
         assert seated["table"] == table
-        assert await client.chips() == 0
+        assert await client.practice() == 0
 
 
 # --- every documented code is produced by some request ------------------------------------------
@@ -249,7 +253,7 @@ class Kit:
         await client.guest()
         return client
 
-    async def table(self, client: RoomClient, room: str = "patti-10-5p") -> int:
+    async def table(self, client: RoomClient, room: str = PATTI) -> int:
         created = await client.request("POST", "/api/tables", {"room": room})
         return int(created["table"]["id"])
 
@@ -275,7 +279,7 @@ class Kit:
         return _ws_url(self.server)
 
 
-DUEL = "patti-10-2p"
+DUEL = "practice-patti-10-2p"
 
 
 async def _http(request: Coroutine[Any, Any, Any]) -> Seen:
@@ -433,7 +437,7 @@ async def _too_many_tables(kit: Kit) -> Seen:
     limit = kit.server.hub.settings.tables_per_account
     for _ in range(limit):
         await kit.table(client)
-    return await _http(client.request("POST", "/api/tables", {"room": "patti-10-5p"}))
+    return await _http(client.request("POST", "/api/tables", {"room": PATTI}))
 
 
 async def _table_full(kit: Kit) -> Seen:
@@ -465,7 +469,7 @@ async def _bad_buy_in(kit: Kit) -> Seen:
 async def _insufficient_chips(kit: Kit) -> Seen:
     client = await kit.guest()
     table = await kit.table(client)
-    body = {"buy_in": await client.chips() + 1}
+    body = {"buy_in": await client.practice() + 1}
     return await _http(client.request("POST", f"/api/tables/{table}/sit", body))
 
 
@@ -494,7 +498,19 @@ async def _busy(kit: Kit) -> Seen:
     client = await kit.guest()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(TableActor, "sit", lost)
-        return await _http(client.quick_seat("patti-10-5p"))
+        return await _http(client.quick_seat(PATTI))
+
+
+async def _practice_only(kit: Kit) -> Seen:
+    """A guest at a room of real chips."""
+    client = await kit.guest()
+    return await _http(client.quick_seat("patti-10-5p"))
+
+
+async def _refill_not_needed(kit: Kit) -> Seen:
+    """A guest with all its practice chips asks for more."""
+    client = await kit.guest()
+    return await _http(client.refill_practice())
 
 
 async def _internal(kit: Kit) -> Seen:
@@ -578,6 +594,8 @@ PROVOKE: dict[str | int, Callable[[Kit], Coroutine[Any, Any, Seen]]] = {
     "not_seated": _not_seated,
     "no_game": _no_game,
     "busy": _busy,
+    "practice_only": _practice_only,
+    "refill_not_needed": _refill_not_needed,
     "internal": _internal,
     "bad_action": lambda kit: _game(kit, "mover", "fly away"),
     "not_your_turn": lambda kit: _game(kit, "other", "chaal"),
@@ -622,7 +640,7 @@ async def test_every_documented_code_is_produced_by_some_request(
         rate_per_second=2.0,
         rate_burst=RATE_BURST,
     )
-    patti = {room.key: room for room in default_rooms()}["patti-10-4p"]
+    patti = {room.key: room for room in default_rooms()}["practice-patti-10-4p"]
     rooms = Rooms((*default_rooms(), replace(patti, key=DUEL, seats=2)))
     wrong = {}
     async with running(settings, clock=clock, rooms=rooms) as server:

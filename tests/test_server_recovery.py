@@ -15,7 +15,7 @@ from pathlib import Path
 from rummyhall.client import RoomClient
 from rummyhall.economy.audit import audit_database
 from rummyhall.games.protocol import replay
-from server_kit import Player, ServerProcess, free_port, watch_table
+from server_kit import Player, ServerProcess, check_flows, free_port, watch_table
 
 ROOMS = [
     ("indian13-classic-points-1-2p", "indian13"),
@@ -117,6 +117,8 @@ async def _crash_run(tmp_path: Path, database_url: str) -> None:
         server.stop()
     report = await audit_database(database_url)
     assert report.problems == [], report.problems
+    # Who paid whom in each game was recorded right, for games a restart cut in two as well.
+    assert await check_flows(database_url) > 0
 
 
 async def test_the_server_survives_being_killed(db_url: str, tmp_path: Path) -> None:

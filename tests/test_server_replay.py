@@ -13,7 +13,7 @@ from rummyhall.client import ClientError, RoomClient
 from rummyhall.games.protocol import replay
 from server_kit import Player, fast_settings, running, seat_guest
 
-ROOMS = {"patti": "patti-10-5p", "indian13": "indian13-classic-points-1-2p"}
+ROOMS = {"patti": "practice-patti-10-5p", "indian13": "practice-indian13-classic-points-1-2p"}
 
 
 @pytest.mark.parametrize("game", ["patti", "indian13"])

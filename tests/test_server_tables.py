@@ -25,8 +25,9 @@ from server_kit import (
     watch_table,
 )
 
-POINTS_2P = "indian13-classic-points-1-2p"
-PATTI = "patti-10-5p"
+# Guests play practice rooms (their chips are practice chips).
+POINTS_2P = "practice-indian13-classic-points-1-2p"
+PATTI = "practice-patti-10-5p"
 
 
 async def test_a_resent_action_is_applied_once(tmp_path: Path, db_url: str) -> None:
@@ -201,7 +202,7 @@ async def test_leaving_during_a_game_takes_effect_after_it(tmp_path: Path, db_ur
     settings = fast_settings(tmp_path, db_url, next_game_ms=1_000)
     async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         await client.guest()
-        start = await client.chips()
+        start = await client.practice()
         table, seat = await client.quick_seat(PATTI)
         await watch_table(client, table)
         actor = server.hub.table(table)
@@ -211,7 +212,7 @@ async def test_leaving_during_a_game_takes_effect_after_it(tmp_path: Path, db_ur
         assert actor.seats[seat].leaving
         await run_clock(clock, lambda: actor.closed)
         # The game ended, the player stood up with their stack, the bots left an empty table.
-        chips = await client.chips()
+        chips = await client.practice()
         assert chips < start  # the boot and an automatic chaal were lost
         with pytest.raises(Exception):  # noqa: B017
             server.hub.table(table)
@@ -250,7 +251,10 @@ async def test_reconnecting_in_every_phase(
     settings = fast_settings(tmp_path, db_url, next_game_ms=0)
     async with running(settings) as server, RoomClient(server.url) as client:
         await client.guest()
-        table, seat = await client.quick_seat(room)
+        # Automatic rebuy on: a Patti game that goes on long can leave the stack short, and a
+        # short stack stands up after the game, which closes the table under the loop below
+        # (seen as table_closed on a loaded machine); this test is about reconnecting alone.
+        table, seat = await client.quick_seat(room, auto_rebuy=True)
         actor = server.hub.table(table)
         await client.connect()
         bot = Player(client, game, 9).bot

@@ -13,10 +13,11 @@ from typing import Any
 
 import anyio
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from rummyhall.economy import ledger
 from rummyhall.store import database
@@ -34,6 +35,7 @@ TABLES = {
     "hands",
     "hand_players",
     "table_grants",
+    "chip_flows",
 }
 
 
@@ -42,10 +44,72 @@ async def test_fresh_database_upgrades_to_head(db_url: str) -> None:
     try:
         assert await db.revision() is None
         await db.migrate()
-        assert await db.revision() == head_revision() == "0002"
+        assert await db.revision() == head_revision() == "0004"
         async with db.engine.connect() as conn:
             names = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
         assert names == TABLES | {"alembic_version"}
+    finally:
+        await db.close()
+
+
+def _migrate_to(revision: str) -> Any:
+    def run(sync: Connection) -> None:
+        config = database.alembic_config()
+        config.attributes["connection"] = sync
+        if revision == "head" or revision > (
+            MigrationContext.configure(sync).get_current_revision() or ""
+        ):
+            command.upgrade(config, revision)
+        else:
+            command.downgrade(config, revision)
+
+    return run
+
+
+async def test_upgrade_to_0003_keeps_the_ledger(db_url: str) -> None:
+    # A database of the previous version, with chips in it: 0003 rebuilds ledger_accounts on
+    # SQLite (the postings refer to it) to let the practice mint go below zero.
+    db = await Database.open(db_url, migrate=False)
+    try:
+        async with db.engine.begin() as conn:
+            await conn.run_sync(_migrate_to("0002"))
+        async with db.transaction() as session:
+            await ledger.transfer(session, "k", [("mint", -50), ("player:1", 50)], kind="test")
+            with pytest.raises(IntegrityError):  # (the old constraint, straight in SQL)
+                async with session.begin_nested():
+                    await session.execute(
+                        text("INSERT INTO ledger_accounts VALUES ('mint:practice', -1)")
+                    )
+        await db.migrate()
+        assert await db.revision() == head_revision()
+        async with db.transaction() as session:
+            assert await ledger.balance(session, "player:1") == 50
+            await ledger.transfer(
+                session, "p", [("mint:practice", -7), ("practice:1", 7)], kind="test"
+            )
+            assert await ledger.balance(session, "mint:practice") == -7
+            assert (await ledger.audit(session)).ok
+            # Still refused: any other account below zero, and postings to no account.
+            for statement in (
+                "INSERT INTO ledger_accounts VALUES ('mintx', -1)",
+                "INSERT INTO ledger_postings (transaction_id, account, amount) "
+                "SELECT id, 'nobody', 1 FROM ledger_transactions WHERE key = 'k'",
+            ):
+                with pytest.raises(IntegrityError):
+                    async with session.begin_nested():
+                        await session.execute(text(statement))
+        async with db.engine.connect() as conn:
+            assert await conn.run_sync(_differences) == []
+        # And back, once the practice chips are gone.
+        async with db.transaction() as session:
+            await session.execute(
+                text("DELETE FROM ledger_postings WHERE account LIKE '%practice%'")
+            )
+            await session.execute(text("DELETE FROM ledger_accounts WHERE name LIKE '%practice%'"))
+        async with db.engine.begin() as conn:
+            await conn.run_sync(_migrate_to("0002"))
+        async with db.read() as session:
+            assert await ledger.balance(session, "player:1") == 50
     finally:
         await db.close()
 

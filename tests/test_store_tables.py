@@ -140,8 +140,8 @@ async def test_log_entry_and_chips_commit_together(db: Database) -> None:
 
 async def test_hand_history(db: Database) -> None:
     async with db.transaction() as session:
-        asha = await accounts.create_bot(session, "asha", chips=0)
-        ravi = await accounts.create_bot(session, "ravi", chips=0)
+        asha = await accounts.create_bot(session, "asha")
+        ravi = await accounts.create_bot(session, "ravi")
         table_id = await tables.create_table(session, game="indian13", room="r", config={})
         record = {"game": "indian13", "actions": [{"seat": 0, "action": "deal"}], **CONFIG}
         finished = datetime(2026, 11, 21, 12, 30, tzinfo=UTC)

@@ -791,15 +791,51 @@ def _add_audit_command(sub: Any) -> None:
         "--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="the server's data folder"
     )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    flows = p.add_argument_group("chip flows (--flows: who paid whom, instead of the audit)")
+    flows.add_argument(
+        "--flows",
+        action="store_true",
+        help="list the largest one-way net flows of chips between pairs of accounts",
+    )
+    flows.add_argument("--top", type=int, default=20, help="how many pairs (default 20)")
+    flows.add_argument(
+        "--since",
+        help="only games settled since: a UTC date or time (2026-11-01, 2026-11-01T18:00) "
+        "or a span back from now (7d, 12h, 30m)",
+    )
+    flows.add_argument(
+        "--currency",
+        default="chips",
+        choices=["chips", "practice"],
+        help="real chips (default) or practice chips",
+    )
     p.set_defaults(run=_cmd_audit)
 
 
 def _cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
     from rummyhall.economy.audit import audit_command
+    from rummyhall.economy.flows import flows_command, parse_since
     from rummyhall.store.database import default_url
 
     url = args.database or default_url(args.data_dir, create=False)
-    return audit_command(url, out, as_json=args.json)
+    if not args.flows:
+        if args.since is not None or args.currency != "chips" or args.top != 20:
+            print("audit: --top, --since and --currency go with --flows", file=sys.stderr)
+            return 2
+        return audit_command(url, out, as_json=args.json)
+    since = None
+    if args.since is not None:
+        try:
+            since = parse_since(args.since)
+        except ValueError:
+            print(f"audit: --since {args.since!r} is not a date, a time or a span", file=sys.stderr)
+            return 2
+    if args.top < 1:
+        print("audit: --top takes a number of pairs, 1 or more", file=sys.stderr)
+        return 2
+    return flows_command(
+        url, out, currency=args.currency, since=since, top=args.top, as_json=args.json
+    )
 
 
 def _add_server_commands(sub: Any) -> None:

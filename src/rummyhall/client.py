@@ -106,7 +106,16 @@ class RoomClient:
         return self.me
 
     async def chips(self) -> int:
+        """The real chips in the wallet (a guest holds none)."""
         return int((await self.request("GET", "/api/me"))["chips"])
+
+    async def practice(self) -> int:
+        """The practice chips in the wallet."""
+        return int((await self.request("GET", "/api/me"))["practice"])
+
+    async def refill_practice(self) -> int:
+        """A free refill of practice chips (when they run low); the wallet's new balance."""
+        return int((await self.request("POST", "/api/practice/refill"))["practice"])
 
     async def quick_seat(
         self, room: str, *, auto_rebuy: bool = False, another: bool = False

@@ -15,7 +15,8 @@ Fixtures:
 Helper fixtures (each returns a function; request them by name, no imports needed):
 ``sign_up(page, name, password=...)``, ``play_as_guest(page)``, ``page_api(page, method, path,
 body=None) -> {"status", "body"}`` (the page's own fetch, with its session cookie),
-``wallet(page) -> int`` (the chips /api/me reports).
+``wallet(page, currency="chips") -> int`` (the chips /api/me reports: real chips, or
+``"practice"`` chips, which are a guest's only ones).
 
 Without Chromium or Playwright the tests are skipped, except under CI=true where they fail.
 """
@@ -202,10 +203,10 @@ def _play_as_guest(page: Page) -> None:
     page.get_by_test_id("lobby").wait_for()
 
 
-def _wallet(page: Page) -> int:
+def _wallet(page: Page, currency: str = "chips") -> int:
     answer = _page_api(page, "GET", "/api/me")
     assert answer["status"] == 200, json.dumps(answer)
-    return int(answer["body"]["chips"])
+    return int(answer["body"][currency])
 
 
 @pytest.fixture
@@ -224,5 +225,5 @@ def play_as_guest() -> Callable[[Page], None]:
 
 
 @pytest.fixture
-def wallet() -> Callable[[Page], int]:
+def wallet() -> Callable[..., int]:
     return _wallet

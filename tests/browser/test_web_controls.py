@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-ROOM = "indian13-classic-points-1-2p"
+ROOM = "practice-indian13-classic-points-1-2p"  # guests play practice rooms
 JSON = dict[str, Any]
 
 

@@ -21,7 +21,7 @@ from rummyhall.shuffle import FairDeal, refill_order
 from rummyhall.sim import FairHouse
 from test_refills import plain, play, refill_entries, two_player
 
-ROOM = "patti-10-4p"
+ROOM = "practice-patti-10-4p"  # guests play practice rooms
 EXAMPLE = {
     "server_seed": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
     "client_seed": "player",

@@ -531,7 +531,7 @@ def test_six_seats_on_a_phone(
     the felt's sides."""
     page.set_viewport_size({"width": 390, "height": 844})
     play_as_guest(page)
-    page.get_by_test_id("quick-seat-indian13-classic-points-1-6p").click()
+    page.get_by_test_id("quick-seat-practice-indian13-classic-points-1-6p").click()
     page.get_by_test_id("hand-card").first.wait_for(timeout=20_000)
     wait_until(
         lambda: page.locator('[data-testid^="seat-"][data-empty="false"]').count() == 6,

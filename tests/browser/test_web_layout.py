@@ -69,7 +69,11 @@ TOPBAR = [
     Part("nav-lobby", '[data-testid="nav-lobby"]', text=True, required=True),
     Part("nav-history", '[data-testid="nav-history"]', text=True, required=True),
     Part("player-name", ".topbar .who-name", required=True),
-    Part("chips", '[data-testid="chips"]', text=True, required=True),
+    # the wallets: real chips (a player's) and practice chips (a guest's only ones)
+    Part(
+        "wallet", '[data-testid="chips"], [data-testid="practice-chips"]', text=True, required=True
+    ),
+    Part("refill", '[data-testid="practice-refill"]', text=True),
     Part("logout", '[data-testid="logout"]', text=True, required=True),
 ]
 
@@ -89,6 +93,7 @@ LOBBY = [
 TABLE_HEADER = [
     Part("back-to-lobby", '[data-testid="back-to-lobby"]', text=True, required=True),
     Part("table-title", '[data-testid="table-title"]'),
+    Part("practice", '[data-testid="table-practice"]', text=True),
     Part("pot", '[data-testid="pot"]', text=True),
     Part("game-no", '[data-testid="game-no"]', text=True),
     Part("fair", '[data-testid="fair"]', text=True),
@@ -420,23 +425,28 @@ def test_the_lobby(
 @pytest.mark.parametrize(
     "room",
     [
-        "indian13-classic-points-1-2p",
+        "practice-indian13-classic-points-1-2p",
         "indian13-vengala-points-1-4p",
-        "indian13-classic-points-1-6p",
+        "practice-indian13-classic-points-1-6p",
     ],
 )
 def test_a_13_card_table(
     page: Page,
     room: str,
     play_as_guest: Callable[[Page], None],
+    sign_up: Callable[..., None],
     page_api: Callable[..., Any],
     screenshot: Callable[..., Any],
 ) -> None:
     """The deal in play (your turn to draw), a bot's declaration shown while you arrange your
-    groups, then the result."""
+    groups, then the result. (A guest in the practice rooms; a player with both wallets in the
+    top bar in a room for real chips, which has no practice twin.)"""
     faults = Faults()
     seats = room.rsplit("-", 1)[1]
-    play_as_guest(page)
+    if room.startswith("practice-"):
+        play_as_guest(page)
+    else:
+        sign_up(page, f"layout{seats}")
     page.get_by_test_id(f"quick-seat-{room}").click()
     # Your first turn; a bot may end the deal before it (a drop): then on to another table.
     for _table in range(6):
@@ -507,7 +517,7 @@ PATTI_STATE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("room", ["patti-10-4p", "patti-10-5p"])
+@pytest.mark.parametrize("room", ["practice-patti-10-4p", "practice-patti-10-5p"])
 def test_a_patti_table(
     page: Page,
     room: str,

@@ -1,16 +1,24 @@
 """The web client's front door in a real browser: sign-in, the lobby, quick-seat, private tables
-and invites, spectators, the top bar's chips, reconnecting; screenshots of each screen."""
+and invites, spectators, the top bar's chips (real and practice), guests and the rooms for real
+chips, reconnecting; screenshots of each screen."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
-QUICK_ROOM = "indian13-classic-points-1-6p"
-PRIVATE_ROOM = "patti-10-5p"
+from rummyhall.economy import ledger
+from rummyhall.store.database import Database
+
+# Guests play the practice rooms (practice chips only: a room for real chips needs an account).
+QUICK_ROOM = "practice-indian13-classic-points-1-6p"
+PRIVATE_ROOM = "practice-patti-10-5p"
+REAL_ROOM = "indian13-classic-points-1-6p"
 
 
 def last_message(page: Page) -> Any:
@@ -22,7 +30,7 @@ def seated_count(page: Page) -> int:
 
 
 def test_sign_up_log_out_log_in_and_guest(
-    page: Page, screenshot: Callable[..., Any], wallet: Callable[[Page], int]
+    page: Page, screenshot: Callable[..., Any], wallet: Callable[..., int]
 ) -> None:
     page.goto("/")
     expect(page.get_by_test_id("signin")).to_be_visible()
@@ -42,7 +50,12 @@ def test_sign_up_log_out_log_in_and_guest(
     page.get_by_test_id("signin-register").click()
     expect(page.get_by_test_id("lobby")).to_be_visible()
     expect(page.get_by_test_id("player-name")).to_have_text("meera")
+    # A player's two wallets: real chips, and practice chips named as such.
     expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", str(wallet(page)))
+    practice = page.get_by_test_id("practice-chips")
+    expect(practice).to_have_attribute("data-chips", str(wallet(page, "practice")))
+    expect(practice).to_contain_text("practice chips")
+    expect(page.get_by_test_id("guest-notice")).to_be_hidden()
 
     page.get_by_test_id("logout").click()
     expect(page.get_by_test_id("signin")).to_be_visible()
@@ -63,39 +76,155 @@ def test_sign_up_log_out_log_in_and_guest(
     page.get_by_test_id("logout").click()
     page.get_by_test_id("signin-guest").click()
     expect(page.get_by_test_id("player-name")).to_contain_text(re.compile(r"^guest-"))
-    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", str(wallet(page)))
+    # A guest holds practice chips only: no real wallet is shown, the practice one says so.
+    assert wallet(page) == 0
+    expect(page.get_by_test_id("chips")).to_have_count(0)
+    expect(page.get_by_test_id("practice-chips")).to_have_attribute(
+        "data-chips", str(wallet(page, "practice"))
+    )
+    expect(page.get_by_test_id("practice-chips")).to_contain_text("practice chips")
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
 def test_lobby_shows_every_room(
     page: Page,
-    play_as_guest: Callable[[Page], None],
+    sign_up: Callable[..., None],
     page_api: Callable[..., Any],
     screenshot: Callable[..., Any],
 ) -> None:
-    play_as_guest(page)
+    sign_up(page, "roomy")
     rooms = page_api(page, "GET", "/api/rooms")["body"]
     for game in rooms["games"]:
         expect(page.get_by_test_id(f"game-{game}")).to_be_visible()
+        for kind in ("chips", "practice"):
+            expect(page.get_by_test_id(f"rooms-{game}-{kind}")).to_be_visible()
     for room in rooms["rooms"]:
         card = page.get_by_test_id(f"room-{room['key']}")
+        expect(card).to_have_attribute("data-currency", room["currency"])
         # the stake, named for what it is (entry fee, point value, boot), apart from the buy-in
         expect(page.get_by_test_id(f"fact-cost-{room['key']}")).not_to_be_empty()
         expect(card).to_contain_text(f"{room['seats']} seats")
         expect(card).to_contain_text(f"{room['buy_in']:,}")
         expect(page.get_by_test_id(f"quick-seat-{room['key']}")).to_be_enabled()
+        # a practice room says so, and its money is practice chips
+        practice = room["currency"] == "practice"
+        expect(page.get_by_test_id(f"practice-badge-{room['key']}")).to_have_count(int(practice))
+        buy_in = page.get_by_test_id(f"fact-buy-in-{room['key']}")
+        if practice:
+            expect(buy_in).to_contain_text("practice chips")
+        else:
+            expect(buy_in).not_to_contain_text("practice")
     screenshot(page, "lobby")
+
+
+def test_a_guest_sees_that_real_chips_need_an_account(
+    page: Page,
+    new_page: Callable[..., Page],
+    play_as_guest: Callable[[Page], None],
+    sign_up: Callable[..., None],
+    page_api: Callable[..., Any],
+    wallet: Callable[..., int],
+    screenshot: Callable[..., Any],
+) -> None:
+    play_as_guest(page)
+    notice = page.get_by_test_id("guest-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("practice chips")
+    expect(notice).to_contain_text("need an account")
+    rooms = page_api(page, "GET", "/api/rooms")["body"]["rooms"]
+    for room in rooms:
+        key = room["key"]
+        if room["currency"] == "practice":
+            expect(page.get_by_test_id(f"quick-seat-{key}")).to_be_enabled()
+            expect(page.get_by_test_id(f"needs-account-{key}")).to_have_count(0)
+        else:
+            # no buttons for a guest, but the reason and the way to an account
+            expect(page.get_by_test_id(f"quick-seat-{key}")).to_have_count(0)
+            expect(page.get_by_test_id(f"create-private-{key}")).to_have_count(0)
+            expect(page.get_by_test_id(f"needs-account-{key}")).to_contain_text("sign up")
+    # the practice rooms come first for a guest
+    first = page.locator("[data-testid^='rooms-indian13-']").first
+    expect(first).to_have_attribute("data-testid", "rooms-indian13-practice")
+    screenshot(page, "lobby-guest")
+
+    # The server refuses it too (a guest cannot get there by hand), and changes nothing.
+    before = wallet(page, "practice")
+    refused = page_api(page, "POST", "/api/quick-seat", {"room": REAL_ROOM})
+    assert (refused["status"], refused["body"]["error"]["code"]) == (403, "practice_only")
+    assert wallet(page, "practice") == before and wallet(page) == 0
+
+    # A friend's private table for real chips: the guest may look, not sit; the page says why.
+    host = new_page()
+    sign_up(host, "realhost")
+    created = page_api(host, "POST", "/api/tables", {"room": REAL_ROOM, "private": True})
+    page.goto(f"/#/invite/{created['body']['invite']}")
+    expect(page.get_by_test_id("table")).to_be_visible()
+    page.get_by_test_id("take-seat").click()
+    expect(page.get_by_test_id("toast").last).to_contain_text("Guests play with practice chips")
+    expect(page.get_by_test_id("spectator-banner")).to_be_visible()
+
+    # "Sign up" takes the guest to the sign-in form.
+    page.get_by_test_id("back-to-lobby").click()
+    page.get_by_test_id("guest-sign-up").click()
+    expect(page.get_by_test_id("signin")).to_be_visible()
+    assert page.js_errors == [] and host.js_errors == []  # type: ignore[attr-defined]
+
+
+def _lose_practice_chips(database_url: str, account_id: int, chips: int) -> None:
+    """Practice chips lost, as at a table (to the practice house), written to the server's
+    database from here (another process's writes are how the audit and admin work too)."""
+
+    async def lose() -> None:
+        db = await Database.open(database_url, migrate=False)
+        try:
+            async with db.transaction() as session:
+                wallet = ledger.PRACTICE.wallet(account_id)
+                await ledger.transfer(
+                    session,
+                    f"lost:{account_id}",
+                    [(wallet, -chips), (ledger.PRACTICE.house, chips)],
+                    kind="test",
+                )
+        finally:
+            await db.close()
+
+    # (A thread of its own: Playwright's sync API holds this thread's event loop.)
+    thread = threading.Thread(target=lambda: asyncio.run(lose()))
+    thread.start()
+    thread.join()
+
+
+def test_practice_chips_are_refilled_when_low(
+    page: Page,
+    play_as_guest: Callable[[Page], None],
+    page_api: Callable[..., Any],
+    wallet: Callable[..., int],
+    server: Any,
+) -> None:
+    play_as_guest(page)
+    expect(page.get_by_test_id("practice-refill")).to_have_count(0)  # 10,000: not low
+    me = page_api(page, "GET", "/api/me")["body"]
+    _lose_practice_chips(server.database_url, int(me["id"]), 9_500)
+    page.reload()
+    pill = page.get_by_test_id("practice-chips")
+    expect(pill).to_have_attribute("data-chips", "500")
+    page.get_by_test_id("practice-refill").click()
+    expect(page.get_by_test_id("toast").last).to_contain_text("topped up to 10,000")
+    expect(pill).to_have_attribute("data-chips", "10000")
+    expect(page.get_by_test_id("practice-refill")).to_have_count(0)
+    assert wallet(page, "practice") == 10_000 and wallet(page) == 0
+    assert page.js_errors == []  # type: ignore[attr-defined]
 
 
 def test_quick_seat_fills_the_table_with_bots(
     page: Page,
     play_as_guest: Callable[[Page], None],
-    wallet: Callable[[Page], int],
+    wallet: Callable[..., int],
     page_api: Callable[..., Any],
     screenshot: Callable[..., Any],
 ) -> None:
     play_as_guest(page)
-    before = wallet(page)
+    before = wallet(page, "practice")
     page.get_by_test_id(f"quick-seat-{QUICK_ROOM}").click()
     table = page.get_by_test_id("table")
     expect(table).to_be_visible()
@@ -118,9 +247,11 @@ def test_quick_seat_fills_the_table_with_bots(
     # the top bar shows the wallet after the buy-in, exactly as /api/me says
     rooms = page_api(page, "GET", "/api/rooms")["body"]["rooms"]
     room = next(r for r in rooms if r["key"] == QUICK_ROOM)
-    after = wallet(page)
+    after = wallet(page, "practice")
     assert after == before - room["buy_in"]
-    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", str(after))
+    expect(page.get_by_test_id("practice-chips")).to_have_attribute("data-chips", str(after))
+    # the table says it plays with practice chips
+    expect(page.get_by_test_id("table-practice")).to_be_visible()
     me = page_api(page, "GET", "/api/me")["body"]
     assert [(t["table"], t["seat"], t["room"]) for t in me["tables"]] == [
         (table_id, you, QUICK_ROOM)
@@ -202,7 +333,7 @@ def test_spectator_sees_no_hidden_cards(
     play_as_guest: Callable[[Page], None],
 ) -> None:
     play_as_guest(page)
-    page.get_by_test_id("quick-seat-patti-10-4p").click()
+    page.get_by_test_id("quick-seat-practice-patti-10-4p").click()
     expect(page.get_by_test_id("table")).to_be_visible()
     table_id = int(page.get_by_test_id("table").get_attribute("data-table") or 0)
 

@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from rummyhall.client import ClientError, RoomClient
 
-ROOM = "patti-10-4p"
+ROOM = "practice-patti-10-4p"  # guests play practice rooms
 HAND_NAMES = {"high card", "pair", "colour", "sequence", "pure sequence", "trail"}
 JSON = dict[str, Any]
 Policy = Callable[[JSON], "str | None"]
@@ -204,9 +204,10 @@ def table_message(page: Page, table: int) -> JSON:
 def leave_and_check_chips(page: Page, wallet: Any) -> None:
     page.get_by_test_id("leave").click()  # between games: free, and no question asked
     page.get_by_test_id("lobby").wait_for()
-    chips = wallet(page)
-    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", str(chips))
-    expect(page.get_by_test_id("chips")).to_contain_text(f"{chips:,}")
+    chips = wallet(page, "practice")  # a guest's chips are practice chips
+    pill = page.get_by_test_id("practice-chips")
+    expect(pill).to_have_attribute("data-chips", str(chips))
+    expect(pill).to_contain_text(f"{chips:,} practice chips")
 
 
 # ---- tests ---------------------------------------------------------------------------------
@@ -216,7 +217,7 @@ def test_chaal_exchange_sideshow_asker_and_show(
     page: Page, scripted: Scripted, play_as_guest: Any, page_api: Any, wallet: Any, screenshot: Any
 ) -> None:
     play_as_guest(page)
-    start = wallet(page)
+    start = wallet(page, "practice")
     plan: JSON = {"answer": "accept"}
     table, you = seat_table(page, scripted, page_api, plan)
     mine = page.get_by_test_id(f"patti-seat-{you}")
@@ -281,7 +282,7 @@ def test_chaal_exchange_sideshow_asker_and_show(
     seated = table_message(page, table)["seats"][you - 1]["stack"]
     expect(page.get_by_test_id(f"stack-{you}")).to_contain_text(f"{seated:,} chips")
     leave_and_check_chips(page, wallet)
-    assert wallet(page) == start - buy_in(page, page_api) + seated
+    assert wallet(page, "practice") == start - buy_in(page, page_api) + seated
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
@@ -294,7 +295,7 @@ def test_sideshow_as_the_asked_player_then_pack(
     page: Page, scripted: Scripted, play_as_guest: Any, page_api: Any, wallet: Any, screenshot: Any
 ) -> None:
     play_as_guest(page)
-    start = wallet(page)
+    start = wallet(page, "practice")
     plan: JSON = {}
     table, you = seat_table(page, scripted, page_api, plan)
 
@@ -330,5 +331,5 @@ def test_sideshow_as_the_asked_player_then_pack(
     seated = table_message(page, table)["seats"][you - 1]["stack"]
     expect(page.get_by_test_id(f"stack-{you}")).to_contain_text(f"{seated:,} chips")
     leave_and_check_chips(page, wallet)
-    assert wallet(page) == start - buy_in(page, page_api) + seated
+    assert wallet(page, "practice") == start - buy_in(page, page_api) + seated
     assert page.js_errors == []  # type: ignore[attr-defined]

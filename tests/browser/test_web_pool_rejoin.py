@@ -29,7 +29,7 @@ from test_web_indian13 import (
 )
 from test_web_patti import Scripted
 
-ROOM = "indian13-pool101-50-6p"
+ROOM = "practice-indian13-pool101-50-6p"  # guests play practice rooms
 YOU = 1
 
 

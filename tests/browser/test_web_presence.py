@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-PATTI = "patti-10-4p"
-POINTS = "indian13-classic-points-1-2p"
-PRIVATE = "patti-10-5p"
+# Guests play practice rooms, with practice chips.
+PATTI = "practice-patti-10-4p"
+POINTS = "practice-indian13-classic-points-1-2p"
+PRIVATE = "practice-patti-10-5p"
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +89,10 @@ def test_leaving_mid_deal_names_the_cost(
     page: Page,
     play_as_guest: Callable[[Page], None],
     page_api: Callable[..., Any],
-    wallet: Callable[[Page], int],
+    wallet: Callable[..., int],
 ) -> None:
     play_as_guest(page)
-    start = wallet(page)
+    start = wallet(page, "practice")
     # Our turn in a deal (the game then waits for us). A bot may end the deal before that (the
     # table then rests for ten minutes): leave, free between games, and sit at a new table of
     # our own (quick seat could bring us back to the resting one).
@@ -114,7 +115,7 @@ def test_leaving_mid_deal_names_the_cost(
             break
         page.get_by_test_id("leave").click()
         expect(page.get_by_test_id("lobby")).to_be_visible()
-        start = wallet(page)
+        start = wallet(page, "practice")
     else:
         raise AssertionError("never reached our turn in six deals")
     # In the deal: the leave button asks first, naming a drop and its price.
@@ -132,7 +133,7 @@ def test_leaving_mid_deal_names_the_cost(
     expect(page.get_by_test_id("table-closed")).to_be_visible()
     me = page_api(page, "GET", "/api/me")["body"]
     assert me["tables"] == []
-    assert me["chips"] == start - 20  # a first drop, at one chip a point
+    assert me["practice"] == start - 20  # a first drop, at one chip a point
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
@@ -167,14 +168,14 @@ def test_leaving_between_games_is_immediate(
             return m && m.info.game_no >= 1 && !m.info.playing; }"""
     )
     screenshot(page, "presence-between-games")
-    wallet_before = page_api(page, "GET", "/api/me")["body"]["chips"]
+    wallet_before = page_api(page, "GET", "/api/me")["body"]["practice"]
     stack = message(page)["info"]["seats"][int(message(page)["you"]) - 1]["stack"]
     page.get_by_test_id("leave").click()
     # No question: leaving now costs nothing; straight back to the lobby with the chips.
     expect(page.get_by_test_id("lobby")).to_be_visible()
     expect(page.get_by_test_id("confirm")).to_have_count(0)
     me = page_api(page, "GET", "/api/me")["body"]
-    assert me["chips"] == wallet_before + stack
+    assert me["practice"] == wallet_before + stack
     assert me["tables"] == []
     assert page.js_errors == []  # type: ignore[attr-defined]
 

@@ -31,8 +31,9 @@ def test_first_visit_signed_out_logs_nothing(page: Page, screenshot: Callable[..
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
-def _chips(n: int) -> str:
-    return f"{n:,} chips"
+def _chips(n: int, currency: str = "chips") -> str:
+    """An amount in a room's chips: practice chips say so."""
+    return f"{n:,} practice chips" if currency == "practice" else f"{n:,} chips"
 
 
 def test_lobby_names_each_room_fact_for_what_it_is(
@@ -46,24 +47,25 @@ def test_lobby_names_each_room_fact_for_what_it_is(
     kinds = set()
     for room in rooms:
         key, config = room["key"], room["config"]
+        unit = room["currency"]
         cost = page.get_by_test_id(f"fact-cost-{key}")
         if "entry_fee" in config:  # a pool: its fee, apart from the chips you bring
             expect(cost).to_contain_text("Entry fee")
-            expect(cost).to_contain_text(_chips(config["entry_fee"]))
+            expect(cost).to_contain_text(_chips(config["entry_fee"], unit))
             kinds.add("pool")
         elif "point_value" in config:
             expect(cost).to_contain_text("Point value")
             kinds.add("points")
         else:
             expect(cost).to_contain_text("Boot")
-            expect(cost).to_contain_text(_chips(config["boot"]))
+            expect(cost).to_contain_text(_chips(config["boot"], unit))
             kinds.add("boot")
         buy_in = page.get_by_test_id(f"fact-buy-in-{key}")
         expect(buy_in).to_contain_text("You bring")
-        expect(buy_in).to_contain_text(_chips(room["buy_in"]))
+        expect(buy_in).to_contain_text(_chips(room["buy_in"], unit))
         assert "buy-in" in (buy_in.get_attribute("title") or "").lower()
         expect(page.get_by_test_id(f"fact-min-stack-{key}")).to_contain_text(
-            _chips(room["min_stack"])
+            _chips(room["min_stack"], unit)
         )
         # no fact is called by another's name ("Entry" for the buy-in, as before)
         expect(page.get_by_test_id(f"room-{key}")).not_to_contain_text("Stake")
@@ -98,7 +100,7 @@ def test_how_to_play_from_the_lobby_and_the_table(
         expect(dialog).to_have_count(0)
 
     # At a table the same guide is one click away, for the game played there.
-    page.get_by_test_id("quick-seat-patti-10-4p").click()
+    page.get_by_test_id("quick-seat-practice-patti-10-4p").click()
     expect(page.get_by_test_id("table")).to_be_visible()
     page.get_by_test_id("table-how-to-play").click()
     expect(dialog).to_have_attribute("data-game", "patti")
@@ -116,7 +118,7 @@ def test_one_name_for_a_game_on_the_table_in_the_history_and_the_replay(
     screenshot: Callable[..., Any],
 ) -> None:
     play_as_guest(page)
-    seated = page_api(page, "POST", "/api/quick-seat", {"room": "patti-10-4p"})
+    seated = page_api(page, "POST", "/api/quick-seat", {"room": "practice-patti-10-4p"})
     assert seated["status"] == 200, seated
     table = seated["body"]["table"]
     page.goto(f"/#/table/{table}")

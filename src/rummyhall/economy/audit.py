@@ -2,9 +2,11 @@
 
 1. Each transaction's postings sum to zero (and a transaction has postings).
 2. Each account's balance equals the sum of its postings.
-3. No account except the mint is below zero.
-4. The balances of all accounts sum to zero: the chips in circulation are exactly the chips
-   minted minus the chips burned.
+3. No account except the mints is below zero.
+4. No transaction moves chips of two currencies (a table's accounts are of its room's currency,
+   read from the table's settings; wallets, mints and houses by their names).
+5. Per currency, the balances of its accounts sum to zero: the chips in circulation are exactly
+   the chips minted minus the chips burned, for real chips and practice chips each.
 
 ``rummyhall audit`` runs it and exits 1 on any violation. Run it in ``db.read()`` so that it
 sees one snapshot while the server keeps writing.
@@ -15,28 +17,32 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from sqlalchemy import func, make_url, select
+from sqlalchemy import String, and_, case, cast, distinct, func, make_url, or_, select
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.economy.ledger import BURN, HOUSE, MINT
+from rummyhall.economy.ledger import CHIPS, CURRENCIES
 from rummyhall.store.database import Database, DatabaseError, head_revision
-from rummyhall.store.models import LedgerAccountModel, LedgerPostingModel, LedgerTransactionModel
+from rummyhall.store.models import (
+    GameTableModel,
+    LedgerAccountModel,
+    LedgerPostingModel,
+    LedgerTransactionModel,
+)
 
 _SHOWN = 20  # problems of one kind listed one by one; the rest are counted
 
 
 @dataclass
-class AuditReport:
-    """The ledger's figures and the problems found (empty: the ledger is sound)."""
+class Figures:
+    """One currency's chips: where they came from and where they are."""
 
-    accounts: int = 0
-    transactions: int = 0
-    postings: int = 0
     minted: int = 0
     burned: int = 0
     circulation: int = 0
@@ -44,31 +50,84 @@ class AuditReport:
     at_tables: int = 0
     house: int = 0
     elsewhere: int = 0
+
+
+@dataclass
+class AuditReport:
+    """The ledger's figures and the problems found (empty: the ledger is sound). ``minted`` and
+    the other figures at the top are the real chips'; ``currencies`` has every currency's."""
+
+    accounts: int = 0
+    transactions: int = 0
+    postings: int = 0
+    currencies: dict[str, Figures] = field(default_factory=lambda: {CHIPS.key: Figures()})
     problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def chips(self) -> Figures:
+        return self.currencies.setdefault(CHIPS.key, Figures())
+
+    @property
+    def minted(self) -> int:
+        return self.chips.minted
+
+    @property
+    def burned(self) -> int:
+        return self.chips.burned
+
+    @property
+    def circulation(self) -> int:
+        return self.chips.circulation
+
+    @property
+    def in_wallets(self) -> int:
+        return self.chips.in_wallets
+
+    @property
+    def at_tables(self) -> int:
+        return self.chips.at_tables
+
+    @property
+    def house(self) -> int:
+        return self.chips.house
+
+    @property
+    def elsewhere(self) -> int:
+        return self.chips.elsewhere
+
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["ok"] = self.ok
-        return data
+        return {
+            "accounts": self.accounts,
+            "transactions": self.transactions,
+            "postings": self.postings,
+            **asdict(self.chips),
+            "currencies": {key: asdict(figures) for key, figures in self.currencies.items()},
+            "problems": list(self.problems),
+            "ok": self.ok,
+        }
 
     def write(self, out: TextIO) -> None:
-        rows = [
+        rows: list[tuple[str, int]] = [
             ("accounts", self.accounts),
             ("transactions", self.transactions),
             ("postings", self.postings),
-            ("chips minted", self.minted),
-            ("chips burned", self.burned),
-            ("in circulation", self.circulation),
-            ("  in players' wallets", self.in_wallets),
-            ("  at tables", self.at_tables),
-            ("  house", self.house),
         ]
-        if self.elsewhere:
-            rows.append(("  elsewhere", self.elsewhere))
+        for key, figures in self.currencies.items():
+            label = CURRENCIES[key].label if key in CURRENCIES else f"{key} chips"
+            rows += [
+                (f"{label} minted", figures.minted),
+                (f"{label} burned", figures.burned),
+                ("in circulation", figures.circulation),
+                ("  in players' wallets", figures.in_wallets),
+                ("  at tables", figures.at_tables),
+                ("  house", figures.house),
+            ]
+            if figures.elsewhere:
+                rows.append(("  elsewhere", figures.elsewhere))
         for label, value in rows:
             out.write(f"{label:<24}{value:>16,}\n")
         if self.ok:
@@ -88,6 +147,59 @@ def _listed(problems: list[str], found: list[str], what: str) -> None:
         problems.append(f"... and {len(found) - _SHOWN} more {what}")
 
 
+def _classified(dialect: str) -> Any:
+    """Every ledger account with its currency and its role (mint, burn, house, wallet, table,
+    other), as a subquery: a table's accounts (``table:<id>:...``) take the currency of the
+    table's settings (tables made before currencies existed, and accounts of no table, are real
+    chips); other accounts are known by their names."""
+    accounts = LedgerAccountModel
+    name = accounts.name
+    if dialect == "postgresql":
+        table_id = func.split_part(name, ":", 2)
+    else:
+        table_id = func.substr(name, 7, func.instr(func.substr(name, 7), ":") - 1)
+    is_table = name.startswith("table:", autoescape=True)
+    table_currency = func.coalesce(GameTableModel.config["currency"].as_string(), CHIPS.key)
+    others = [found for found in CURRENCIES.values() if found is not CHIPS]
+    currency = case(
+        (is_table, table_currency),
+        *(
+            (
+                or_(
+                    name.in_([found.mint, found.house, found.burn]),
+                    name.startswith(found.wallet_prefix + ":", autoescape=True),
+                ),
+                found.key,
+            )
+            for found in others
+        ),
+        else_=CHIPS.key,
+    )
+    every = list(CURRENCIES.values())
+    role = case(
+        (name.in_([found.mint for found in every]), "mint"),
+        (name.in_([found.burn for found in every]), "burn"),
+        (name.in_([found.house for found in every]), "house"),
+        (is_table, "table"),
+        (
+            or_(*(name.startswith(found.wallet_prefix + ":", autoescape=True) for found in every)),
+            "wallet",
+        ),
+        else_="other",
+    )
+    return (
+        select(
+            name.label("name"),
+            accounts.balance.label("balance"),
+            currency.label("currency"),
+            role.label("role"),
+        )
+        .select_from(accounts)
+        .outerjoin(GameTableModel, and_(is_table, cast(GameTableModel.id, String) == table_id))
+        .subquery()
+    )
+
+
 async def audit(session: AsyncSession) -> AuditReport:
     """Check the ledger. Each query aggregates in the database, so the audit reads no row into
     Python more than the problems it reports."""
@@ -95,6 +207,7 @@ async def audit(session: AsyncSession) -> AuditReport:
     accounts = LedgerAccountModel
     postings = LedgerPostingModel
     transactions = LedgerTransactionModel
+    mints = [found.mint for found in CURRENCIES.values()]
 
     report.accounts = int(await session.scalar(select(func.count()).select_from(accounts)) or 0)
     report.transactions = int(
@@ -157,10 +270,10 @@ async def audit(session: AsyncSession) -> AuditReport:
         "unknown accounts",
     )
 
-    # 3. Nobody but the mint is overdrawn.
+    # 3. Nobody but the mints is overdrawn.
     negative = await session.execute(
         select(accounts.name, accounts.balance)
-        .where(accounts.balance < 0, accounts.name != MINT)
+        .where(accounts.balance < 0, accounts.name.not_in(mints))
         .order_by(accounts.name)
     )
     _listed(
@@ -169,45 +282,65 @@ async def audit(session: AsyncSession) -> AuditReport:
         "accounts below zero",
     )
 
-    # 4. Chips are conserved: circulation = minted - burned, i.e. all balances sum to zero.
-    figures = (
-        await session.execute(
-            select(
-                func.coalesce(func.sum(accounts.balance), 0),
-                _sum_where(accounts.name == MINT),
-                _sum_where(accounts.name == BURN),
-                _sum_where(accounts.name.startswith("player:")),
-                _sum_where(accounts.name.startswith("table:")),
-                _sum_where(accounts.name == HOUSE),
+    classified = _classified(session.get_bind().dialect.name)
+
+    # 4. No transaction mixes currencies.
+    mixed = await session.execute(
+        select(transactions.id, transactions.key)
+        .join(postings, postings.transaction_id == transactions.id)
+        .join(classified, classified.c.name == postings.account)
+        .group_by(transactions.id, transactions.key)
+        .having(func.count(distinct(classified.c.currency)) > 1)
+        .order_by(transactions.id)
+    )
+    _listed(
+        report.problems,
+        [
+            f"transaction {key!r} (#{tid}) moves chips of more than one currency"
+            for tid, key in mixed
+        ],
+        "transactions that mix currencies",
+    )
+
+    # 5. Chips are conserved, each currency on its own: circulation = minted - burned, i.e. the
+    # currency's balances sum to zero.
+    sums_by_role: dict[str, dict[str, int]] = {}
+    for currency, role, total in await session.execute(
+        select(classified.c.currency, classified.c.role, func.sum(classified.c.balance))
+        .group_by(classified.c.currency, classified.c.role)
+    ):  # fmt: skip
+        sums_by_role.setdefault(str(currency), {})[str(role)] = int(total or 0)
+    for key in [CHIPS.key, *sorted(set(sums_by_role) - {CHIPS.key})]:
+        roles = sums_by_role.get(key, {})
+        total = sum(roles.values())
+        mint, burn = roles.get("mint", 0), roles.get("burn", 0)
+        figures = report.currencies.setdefault(key, Figures())
+        figures.minted = -mint
+        figures.burned = burn
+        figures.circulation = total - mint - burn
+        figures.in_wallets = roles.get("wallet", 0)
+        figures.at_tables = roles.get("table", 0)
+        figures.house = roles.get("house", 0)
+        figures.elsewhere = (
+            figures.circulation - figures.in_wallets - figures.at_tables - figures.house
+        )
+        if total != 0:
+            label = "" if key == CHIPS.key else f"{key} chips: "
+            report.problems.append(
+                f"{label}balances sum to {total}, not zero: {figures.circulation} chips in "
+                f"circulation, {figures.minted} minted - {figures.burned} burned = "
+                f"{figures.minted - figures.burned}"
             )
-        )
-    ).one()
-    total, mint, burn, wallets, tables, house = (int(value) for value in figures)
-    report.minted = -mint
-    report.burned = burn
-    report.circulation = total - mint - burn
-    report.in_wallets = wallets
-    report.at_tables = tables
-    report.house = house
-    report.elsewhere = report.circulation - wallets - tables - house
-    if total != 0:
-        report.problems.append(
-            f"balances sum to {total}, not zero: {report.circulation} chips in circulation, "
-            f"{report.minted} minted - {report.burned} burned = {report.minted - report.burned}"
-        )
     return report
-
-
-def _sum_where(condition: Any) -> Any:
-    return func.coalesce(func.sum(LedgerAccountModel.balance).filter(condition), 0)
 
 
 # --- the `rummyhall audit` command ------------------------------------------------------------
 
 
-async def audit_database(url: str) -> AuditReport:
-    """Open the database at ``url`` (without migrating it) and audit its ledger in one
-    snapshot. Raises DatabaseError if it cannot be reached or is not at this version's schema."""
+@asynccontextmanager
+async def opened_for_audit(url: str) -> AsyncIterator[Database]:
+    """The database at ``url``, opened without migrating it, for reading. Raises DatabaseError
+    if it cannot be reached or is not at this version's schema."""
     if url.startswith("sqlite"):
         # Opening a missing SQLite file would create an empty database and audit that.
         try:
@@ -226,10 +359,16 @@ async def audit_database(url: str) -> AuditReport:
                 f"the schema is at revision {revision}, this version expects {head}: "
                 "start the server once to migrate it"
             )
-        async with db.read() as session:
-            return await audit(session)
+        yield db
     finally:
         await db.close()
+
+
+async def audit_database(url: str) -> AuditReport:
+    """Open the database at ``url`` (without migrating it) and audit its ledger in one
+    snapshot. Raises DatabaseError if it cannot be reached or is not at this version's schema."""
+    async with opened_for_audit(url) as db, db.read() as session:
+        return await audit(session)
 
 
 def audit_command(url: str, out: TextIO, *, as_json: bool = False) -> int:

@@ -14,6 +14,13 @@ Account names:
 - ``house``: rake and fees; ``mint``: where chips come from (the only account that goes below
   zero: minus the chips ever created); ``burn``: where chips go to be destroyed (it only receives).
 
+Those are the accounts of the real chips. Other *currencies* (:class:`Currency`: today the
+practice chips guests play with) have their own wallets (``practice:<account_id>``), mint
+(``mint:practice``, which goes below zero like ``mint``), house and burn; a table plays with
+one currency (its room's), so its seat and pot accounts belong to that currency. A transfer
+never mixes two currencies, so each is conserved on its own: chips of one can never become
+chips of another.
+
 All functions take the caller's ``AsyncSession``, so that a transfer is committed (or rolled back)
 with the game event that caused it.
 """
@@ -23,6 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from sqlalchemy import (
@@ -84,7 +92,73 @@ class InsufficientChips(LedgerError):
         self.amount = amount
 
 
+@dataclass(frozen=True, slots=True)
+class Currency:
+    """A kind of chips, with its own accounts. ``real``: chips of value (bought, won, watched for
+    chip dumping), which only registered players hold; practice chips are free and worth nothing,
+    and anyone may hold them. New currencies (silver and gold, say) are one more instance here."""
+
+    key: str
+    label: str
+    """What the chips are called, for people ("chips", "practice chips")."""
+    real: bool
+    wallet_prefix: str
+    mint: str
+    house: str
+    burn: str
+
+    def wallet(self, account_id: int) -> str:
+        """The wallet of ``account_id`` in this currency."""
+        return f"{self.wallet_prefix}:{account_id}"
+
+    def owns(self, name: str) -> bool:
+        """Whether the (non-table) account ``name`` belongs to this currency."""
+        return name in (self.mint, self.house, self.burn) or name.startswith(
+            self.wallet_prefix + ":"
+        )
+
+
+CHIPS = Currency("chips", "chips", True, "player", MINT, HOUSE, BURN)
+"""The real chips: wallets ``player:<id>`` (the names the ledger has always used)."""
+PRACTICE = Currency(
+    "practice", "practice chips", False, "practice", "mint:practice", "house:practice",
+    "burn:practice",
+)  # fmt: skip
+"""Practice chips: minted for free, played only in practice rooms, never mixed with chips."""
+CURRENCIES: dict[str, Currency] = {currency.key: currency for currency in (CHIPS, PRACTICE)}
+
+
+def currency(key: str) -> Currency:
+    """The currency called ``key`` (LedgerError for an unknown one)."""
+    found = CURRENCIES.get(key)
+    if found is None:
+        raise LedgerError(f"unknown currency {key!r}")
+    return found
+
+
+def currency_of(name: str) -> Currency | None:
+    """The currency of a wallet, mint, house or burn account; None for a table's accounts (they
+    belong to the currency of the table's room) and for names of no currency (those count as
+    real chips, the ledger's default)."""
+    if name.startswith("table:"):
+        return None
+    for found in CURRENCIES.values():
+        if found.owns(name):
+            return found
+    return None
+
+
+def is_mint(name: str) -> bool:
+    """Whether ``name`` is a currency's mint (the only accounts that go below zero)."""
+    return any(name == found.mint for found in CURRENCIES.values())
+
+
+def is_burn(name: str) -> bool:
+    return any(name == found.burn for found in CURRENCIES.values())
+
+
 def player_account(account_id: int) -> str:
+    """A player's wallet of real chips (``CHIPS.wallet``)."""
     return f"player:{account_id}"
 
 
@@ -96,11 +170,11 @@ def pot_account(table_id: int) -> str:
     return f"table:{table_id}:pot"
 
 
-def table_account(table_id: int, engine_account: str) -> str:
+def table_account(table_id: int, engine_account: str, currency: Currency = CHIPS) -> str:
     """The ledger account of an engine's posting account at a table: ``seat:N`` and ``pot``
-    belong to the table, ``house`` is the house."""
+    belong to the table, ``house`` is the house of the table's currency."""
     if engine_account == HOUSE:
-        return HOUSE
+        return currency.house
     if engine_account == "pot" or re.fullmatch(r"seat:[0-9]+", engine_account):
         return f"table:{table_id}:{engine_account}"
     raise LedgerError(f"unknown engine account {engine_account!r}")
@@ -131,13 +205,28 @@ def _legs(postings: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
             raise LedgerError(f"amount for {account} is out of range: {amount}")
         if amount == 0:
             continue  # a zero leg moves nothing; the CHECK on postings refuses it anyway
-        if account == BURN and amount < 0:
+        if amount < 0 and is_burn(account):
             raise LedgerError("burned chips cannot be spent (mint new ones instead)")
         legs.append((account, amount))
     total = sum(amount for _, amount in legs)
     if total != 0:
         raise LedgerError(f"postings sum to {total}, not zero")
+    _one_currency(legs)
     return legs
+
+
+def _one_currency(legs: Sequence[tuple[str, int]]) -> None:
+    """Refuse a transfer between named accounts of two currencies (a table's accounts are of its
+    room's currency, which only the audit can tell from here: it checks them too)."""
+    seen: Currency | None = None
+    for account, _ in legs:
+        if account.startswith("table:"):
+            continue
+        found = currency_of(account) or CHIPS
+        if seen is None:
+            seen = found
+        elif found is not seen:
+            raise LedgerError(f"a transfer cannot mix {seen.label} and {found.label} ({account})")
 
 
 # Core tables, not ORM entities, in the statements below: the ORM's bulk machinery costs more
@@ -152,6 +241,12 @@ _UNDO = (
     .where(_ACCOUNTS.c.name == bindparam("account"))
     .values(balance=_ACCOUNTS.c.balance - bindparam("amount", type_=BigInteger()))
 )
+
+
+_MINTS_SQL = "ledger_accounts.name IN ({})".format(
+    ", ".join(f"'{found.mint}'" for found in CURRENCIES.values())
+)
+"""The mints, which may go below zero (names from code, not from input)."""
 
 
 @functools.cache
@@ -171,7 +266,7 @@ def _account_statements(count: int) -> tuple[TextClause, TextClause]:
     apply = text(
         f"INSERT INTO ledger_accounts (name, balance) VALUES {rows} "
         f"ON CONFLICT (name) DO UPDATE SET balance = ledger_accounts.balance + {delta} "
-        f"WHERE ledger_accounts.balance + {delta} >= 0 OR ledger_accounts.name = '{MINT}' "
+        f"WHERE ledger_accounts.balance + {delta} >= 0 OR {_MINTS_SQL} "
         "RETURNING name"
     )
     return ensure, apply
@@ -294,6 +389,27 @@ def balance_on(conn: Connection, account: str) -> int:
     """:func:`balance` on a plain connection."""
     found = conn.scalar(select(_ACCOUNTS.c.balance).where(_ACCOUNTS.c.name == account))
     return 0 if found is None else int(found)
+
+
+async def lock_balance(session: AsyncSession, account: str) -> int:
+    """The chips in ``account``, its row made if missing (at zero) and locked until the
+    caller's transaction ends, so that a read-then-transfer on one account (a practice refill)
+    cannot interleave with another: on PostgreSQL a second transaction waits here; SQLite's
+    writers hold the whole database anyway."""
+    check_account_name(account)
+
+    def lock(conn: Connection) -> int:
+        conn.execute(
+            _insert(conn, _ACCOUNTS)
+            .values(name=account, balance=0)
+            .on_conflict_do_nothing(index_elements=["name"])
+        )
+        found = conn.scalar(
+            select(_ACCOUNTS.c.balance).where(_ACCOUNTS.c.name == account).with_for_update()
+        )
+        return 0 if found is None else int(found)
+
+    return await session.run_sync(lambda sync: lock(sync.connection()))
 
 
 async def balances(session: AsyncSession, prefix: str) -> dict[str, int]:

@@ -7,13 +7,20 @@ the seat's escrow account) and the chips a seat must hold for a new game to star
 server builds each game's engine config from the room and the game's number at the table
 (:meth:`Room.game_config`), so consecutive games rotate the first player where the game asks for
 it.
+
+A room plays with one currency (:class:`~rummyhall.economy.ledger.Currency`): real chips, or
+practice chips in the practice rooms, which anyone may play (guests only there). Every table of a
+room moves chips between the wallets of that currency and no other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from rummyhall.economy import ledger
+from rummyhall.economy.ledger import CHIPS, PRACTICE, Currency
 
 JSON = dict[str, Any]
 
@@ -39,10 +46,13 @@ class Room:
     rotate_first: bool = False
     """Whether the engine takes the first player as ``first`` (Patti) instead of a toss."""
     tags: tuple[str, ...] = field(default=())
+    currency: str = CHIPS.key
+    """The chips the room plays with (a key of ``ledger.CURRENCIES``)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 6:
             raise ValueError("tables seat 2 to 6 players")
+        ledger.currency(self.currency)  # an unknown currency is a LedgerError here, not at a table
         if self.min_stack <= 0 or self.buy_in < self.min_stack:
             raise ValueError("the buy-in must cover the minimum stack, which must be positive")
 
@@ -56,6 +66,15 @@ class Room:
             config["first"] = (game_no - 1) % self.seats + 1
         return config
 
+    @property
+    def chips(self) -> Currency:
+        """The room's currency."""
+        return ledger.currency(self.currency)
+
+    def wallet(self, account_id: int) -> str:
+        """The ledger account a player's chips come from when they sit here (and go back to)."""
+        return self.chips.wallet(account_id)
+
     def to_json(self) -> JSON:
         return {
             "key": self.key,
@@ -65,6 +84,7 @@ class Room:
             "seats": self.seats,
             "buy_in": self.buy_in,
             "min_stack": self.min_stack,
+            "currency": self.currency,
             "config": dict(self.config),
         }
 
@@ -112,8 +132,16 @@ def _patti(boot: int, seats: int) -> Room:
     )
 
 
+def practice(room: Room) -> Room:
+    """The practice twin of a room: the same game at the same stakes, played with practice
+    chips; its key is the room's with ``practice-`` in front."""
+    return replace(room, key=f"practice-{room.key}", currency=PRACTICE.key)
+
+
 def default_rooms() -> tuple[Room, ...]:
-    """The lobby of a fresh install."""
+    """The lobby of a fresh install: real-chip rooms, then the practice rooms (13 cards at
+    points and pool 101 for two and six players, Rummy Patti for four and five), at the lowest
+    real stakes: the same games, for learning and for guests."""
     return (
         _points("classic", 1, 2),
         _points("classic", 1, 6),
@@ -127,6 +155,12 @@ def default_rooms() -> tuple[Room, ...]:
         _patti(10, 5),
         _patti(100, 5),
         _patti(1000, 5),
+        practice(_points("classic", 1, 2)),
+        practice(_points("classic", 1, 6)),
+        practice(_pool("pool101", 50, 2)),
+        practice(_pool("pool101", 50, 6)),
+        practice(_patti(10, 4)),
+        practice(_patti(10, 5)),
     )
 
 

@@ -8,7 +8,6 @@ import asyncio
 import hmac
 import ipaddress
 import math
-import uuid
 from collections.abc import Mapping
 from typing import Annotated, Any
 
@@ -16,7 +15,9 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
-from rummyhall.economy import ledger
+from rummyhall.economy import ledger, wallets
+from rummyhall.economy.ledger import CHIPS, CURRENCIES, PRACTICE
+from rummyhall.economy.wallets import WalletError
 from rummyhall.games.protocol import Deal, GameError, game_class
 from rummyhall.melds import Arrangement, Hint, Wilds, arrange, check, get_profile, hint
 from rummyhall.server.clock import Clock
@@ -80,7 +81,8 @@ def _pool(request: Request) -> HashPool:
 class AuthLimits:
     """The token buckets in front of login, register and guest (issue 15: 200 parallel wrong
     logins stalled everyone): per client address for each kind of call, and per account name for
-    wrong passwords, which locks an account under attack for a while."""
+    wrong passwords, which locks an account under attack for a while. And one per account for
+    free refills of practice chips."""
 
     def __init__(self, settings: Settings, clock: Clock) -> None:
         self.login_client = Buckets(
@@ -93,6 +95,11 @@ class AuthLimits:
             clock,
             per_minute=settings.login_account_per_minute,
             burst=settings.login_account_burst,
+        )
+        self.practice_refill = Buckets(
+            clock,
+            per_minute=settings.practice_refills_per_hour / 60,
+            burst=settings.practice_refill_burst,
         )
 
 
@@ -163,12 +170,26 @@ async def account_of(db: Database, settings: Settings, cookies: dict[str, str]) 
 Me = Annotated[Account, Depends(current_account)]
 
 
-async def _me_json(session: AsyncSession, account: Account) -> JSON:
+def _wallet_error(error: WalletError) -> RoomError:
+    status = 403 if error.code == "practice_only" else 409
+    return RoomError(error.code, error.message, status)
+
+
+async def _me_json(session: AsyncSession, request: Request, account: Account) -> JSON:
+    """The account and its wallets: ``chips`` (real chips; a guest holds none), ``practice``
+    (practice chips), ``currencies`` (what it may play with) and ``practice_refill`` (whether a
+    free refill of practice chips would be granted now)."""
+    held = await wallets.balances(session, account)
+    practice = held.get(PRACTICE.key, 0)
+    at_tables = _hub(request).chips_at_tables(account.id, PRACTICE)
     return {
         "id": account.id,
         "name": account.name,
         "guest": account.is_guest,
-        "chips": await ledger.balance(session, f"player:{account.id}"),
+        "chips": held.get(CHIPS.key, 0),
+        "practice": practice,
+        "currencies": list(held),
+        "practice_refill": practice + at_tables < _settings(request).practice_refill_below,
     }
 
 
@@ -184,7 +205,7 @@ async def _sign_in(
     if old:
         await store_accounts.end_session(session, old)
     token = await store_accounts.create_session(session, account.id)
-    me = await _me_json(session, account)
+    me = await _me_json(session, request, account)
     response.set_cookie(
         settings.cookie_name,
         token,
@@ -202,15 +223,15 @@ async def _sign_in(
 
 @router.post("/register", status_code=201)
 async def register(body: Credentials, request: Request, response: Response) -> JSON:
-    """Create an account (with starting chips) and sign in."""
+    """Create an account (with starting chips and practice chips) and sign in."""
     _signup_allowed(request)
+    settings = _settings(request)
     async with _db(request).transaction() as session:
         account = await store_accounts.register(
-            session,
-            body.name,
-            body.password,
-            chips=_settings(request).starting_chips,
-            pool=_pool(request),
+            session, body.name, body.password, pool=_pool(request)
+        )
+        await wallets.open_wallets(
+            session, account, chips=settings.starting_chips, practice=settings.practice_chips
         )
         return await _sign_in(session, request, response, account)
 
@@ -258,12 +279,12 @@ async def change_password(body: PasswordChange, account: Me, request: Request) -
 
 @router.post("/guest", status_code=201)
 async def guest(request: Request, response: Response) -> JSON:
-    """Play without registering: a guest account with starting chips."""
+    """Play without registering: a guest account with practice chips (and no real chips, ever:
+    a guest plays in practice rooms only)."""
     _signup_allowed(request)
     async with _db(request).transaction() as session:
-        account = await store_accounts.create_guest(
-            session, chips=_settings(request).starting_chips
-        )
+        account = await store_accounts.create_guest(session)
+        await wallets.open_wallets(session, account, practice=_settings(request).practice_chips)
         return await _sign_in(session, request, response, account)
 
 
@@ -294,7 +315,7 @@ async def logout(request: Request, response: Response) -> JSON:
 @router.get("/me")
 async def me(account: Me, request: Request) -> JSON:
     async with _db(request).read() as session:
-        data = await _me_json(session, account)
+        data = await _me_json(session, request, account)
     data["tables"] = [
         {
             "table": actor.id,
@@ -302,6 +323,7 @@ async def me(account: Me, request: Request) -> JSON:
             "room": actor.room.key,
             "game": actor.room.game,
             "title": actor.room.title,
+            "currency": actor.room.currency,
             "playing": actor.playing(),
         }
         for actor in _hub(request).seated_at(account.id)
@@ -312,10 +334,52 @@ async def me(account: Me, request: Request) -> JSON:
 # --- lobby ---------------------------------------------------------------------------------------
 
 
+@router.post("/practice/refill")
+async def practice_refill(account: Me, request: Request) -> JSON:
+    """A free refill of practice chips, back up to the starting amount, when the practice chips
+    the account holds (wallet and seats) are low: ``refill_not_needed`` (409) otherwise, and
+    ``rate_limited`` (429) past a few an hour. Practice chips are worth nothing, but each refill
+    is a write: it is limited per account, and a refusal that needs no refill is answered from a
+    read, without taking the write lock."""
+    settings, hub = _settings(request), _hub(request)
+    below = settings.practice_refill_below
+    wallet = PRACTICE.wallet(account.id)
+    async with _db(request).read() as session:
+        held = await ledger.balance(session, wallet) + hub.chips_at_tables(account.id, PRACTICE)
+    if held >= below:
+        raise RoomError(
+            "refill_not_needed",
+            f"you hold {held} practice chips: refills are for fewer than {below}",
+            409,
+        )
+    wait = _limits(request).practice_refill.take(str(account.id))
+    if wait:
+        raise _limited(wait, "you had a refill a moment ago")
+    try:
+        async with _db(request).transaction() as session:
+            practice = await wallets.refill_practice(
+                session,
+                account.id,
+                at_tables=hub.chips_at_tables(account.id, PRACTICE),
+                to=settings.practice_chips,
+                below=below,
+            )
+    except WalletError as error:
+        raise _wallet_error(error) from error
+    return {"practice": practice}
+
+
 @router.get("/rooms")
 async def rooms(request: Request) -> JSON:
+    """The games and their rooms; ``currencies`` says what each room's chips are."""
     hub = _hub(request)
-    return {"games": hub.rooms.games(), "rooms": [room.to_json() for room in hub.rooms]}
+    return {
+        "games": hub.rooms.games(),
+        "rooms": [room.to_json() for room in hub.rooms],
+        "currencies": {
+            key: {"label": found.label, "real": found.real} for key, found in CURRENCIES.items()
+        },
+    }
 
 
 @router.get("/tables")
@@ -325,7 +389,9 @@ async def tables(request: Request, room: str | None = None) -> JSON:
 
 @router.post("/tables", status_code=201)
 async def create_table(body: NewTable, account: Me, request: Request) -> JSON:
-    actor = await _hub(request).create_table(body.room, private=body.private, creator=account.id)
+    hub = _hub(request)
+    hub.admit(hub.room(body.room), guest=account.is_guest)
+    actor = await hub.create_table(body.room, private=body.private, creator=account.id)
     return {"table": actor.info(), "invite": actor.invite}
 
 
@@ -352,6 +418,7 @@ async def sit(table_id: int, body: SitRequest, account: Me, request: Request) ->
         account.id,
         account.name,
         table_id,
+        guest=account.is_guest,
         another=body.another,
         seat=body.seat,
         buy_in=body.buy_in,
@@ -376,7 +443,9 @@ async def leave(table_id: int, account: Me, request: Request) -> JSON:
 
 @router.post("/quick-seat")
 async def quick_seat(body: QuickSeat, account: Me, request: Request) -> JSON:
-    table_id, seat = await _hub(request).quick_seat(
+    hub = _hub(request)
+    hub.admit(hub.room(body.room), guest=account.is_guest)
+    table_id, seat = await hub.quick_seat(
         account.id, account.name, body.room, another=body.another, auto_rebuy=body.auto_rebuy
     )
     return {"table": table_id, "seat": seat}
@@ -605,19 +674,16 @@ Admin = Annotated[None, Depends(_admin)]
 
 @router.post("/admin/grant")
 async def admin_grant(body: Grant, _: Admin, request: Request) -> JSON:
-    """Give a player chips (minted; the stand-in for a purchase)."""
+    """Give a player chips (minted; the stand-in for a purchase). Not to a guest, which holds
+    practice chips only (``practice_only``)."""
     async with _db(request).transaction() as session:
         account = await store_accounts.find_account(session, body.name)
         if account is None:
             raise RoomError("unknown_account", f"there is no account {body.name!r}", 404)
-        await ledger.transfer(
-            session,
-            f"grant:{uuid.uuid4().hex}",
-            [("mint", -body.amount), (f"player:{account.id}", body.amount)],
-            kind="grant",
-            memo={"reason": body.reason},
-        )
-        chips = await ledger.balance(session, f"player:{account.id}")
+        try:
+            chips = await wallets.grant(session, account, body.amount, reason=body.reason)
+        except WalletError as error:
+            raise _wallet_error(error) from error
     return {"name": account.name, "chips": chips}
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from rummyhall.economy import ledger
+from rummyhall.economy import ledger, wallets
+from rummyhall.economy.ledger import CHIPS, Currency
 from rummyhall.economy.rooms import Room, Rooms
 from rummyhall.server.bots import BOT_NAMES
 from rummyhall.server.clock import Clock
@@ -36,8 +37,9 @@ JSON = dict[str, Any]
 
 
 class BotPool:
-    """Bot accounts: created on demand, one seat each at a time, topped up from the mint (the
-    chips a bot brings to a table are minted like any grant, so the audit still balances)."""
+    """Bot accounts: created on demand, one seat each at a time, topped up from the mint of the
+    table's currency (the chips a bot brings to a table are minted like any grant, so the audit
+    still balances, currency by currency)."""
 
     def __init__(self, db: Database, writer: Writer) -> None:
         self.db = db
@@ -66,7 +68,7 @@ class BotPool:
                 if attempt >= len(BOT_NAMES):
                     name += f"-{attempt // len(BOT_NAMES) + 1}"
                 try:
-                    account = await store_accounts.create_bot(session, name, chips=0)
+                    account = await store_accounts.create_bot(session, name)
                 except store_accounts.AccountError:
                     continue  # a player (or an earlier bot) has that name
                 return Occupant(account.id, account.name, True)
@@ -79,20 +81,20 @@ class BotPool:
         self._free = [o for o in self._free if o.account_id != account_id]
         self._busy[account_id] = Occupant(account_id, name, True)
 
-    async def take(self, chips: int) -> Occupant:
+    async def take(self, chips: int, currency: Currency = CHIPS) -> Occupant:
         async with self._lock:
             if not self._loaded:
                 await self._load()
             bot = self._free.pop() if self._free else await self._new_bot()
             self._busy[bot.account_id] = bot
-        account = f"player:{bot.account_id}"
+        account = currency.wallet(bot.account_id)
 
         async def top_up(session: Any) -> None:
             short = chips - await ledger.balance(session, account)
             if short > 0:
                 await ledger.transfer(
-                    session, f"bot:{uuid.uuid4().hex}", [("mint", -short), (account, short)],
-                    kind="bot_chips",
+                    session, f"bot:{uuid.uuid4().hex}",
+                    [(currency.mint, -short), (account, short)], kind="bot_chips",
                 )  # fmt: skip
 
         await self.writer.run(top_up)
@@ -213,11 +215,14 @@ class Hub:
                 del self._seating_locks[account_id]
 
     async def sit(
-        self, account_id: int, name: str, table_id: int, *, another: bool = False,
-        seat: int | None = None, buy_in: int | None = None, auto_rebuy: bool = False,
+        self, account_id: int, name: str, table_id: int, *, guest: bool = False,
+        another: bool = False, seat: int | None = None, buy_in: int | None = None,
+        auto_rebuy: bool = False,
     ) -> int:  # fmt: skip
-        """Sit the player at the table (which they must be able to reach); returns the seat."""
+        """Sit the player at the table (which they must be able to reach, with chips of its
+        currency); returns the seat."""
         actor = self.reach(table_id, account_id)
+        self.admit(actor.room, guest=guest)
         async with self._seating(account_id):
             self._check_elsewhere(account_id, table_id, another)
             taken: int = await actor.call(
@@ -262,6 +267,28 @@ class Hub:
         if room is None:
             raise RoomError("unknown_room", f"there is no room {key!r}", 404)
         return room
+
+    @staticmethod
+    def admit(room: Room, *, guest: bool) -> None:
+        """403 ``practice_only`` unless the account may play with the room's currency (a guest
+        holds practice chips only): asked before a seat, a quick seat or a new table, so that
+        the refusal changes nothing."""
+        if not wallets.may_play(room.chips, guest=guest):
+            raise RoomError(
+                "practice_only",
+                "guests play with practice chips only: sign up to play for real chips "
+                "(practice rooms are open to you)",
+                403,
+            )
+
+    def chips_at_tables(self, account_id: int, currency: Currency) -> int:
+        """The chips of ``currency`` the account has at its seats (open tables of that
+        currency)."""
+        return sum(
+            actor.stacks.get(actor.seat_of(account_id) or 0, 0)
+            for actor in self.seated_at(account_id)
+            if actor.room.chips is currency
+        )
 
     def table(self, table_id: int) -> TableActor:
         """An open table by id, whoever asks (the server's own use and the operator's): what

@@ -48,6 +48,16 @@ class Settings:
     outbox_limit: int = 256
     """Messages queued for a connection that does not read them before it is dropped."""
     starting_chips: int = 10_000
+    """The real chips a new registered player gets (guests get none: issue 15)."""
+    practice_chips: int = 10_000
+    """The practice chips a new account (guest or player) gets, and what a refill tops up to."""
+    practice_refill_below: int = 2_000
+    """A free refill of practice chips is granted only when the practice chips an account holds
+    (wallet and seats) are below this."""
+    practice_refills_per_hour: float = 6.0
+    """Refills one account may have per hour on average..."""
+    practice_refill_burst: int = 2
+    """... and in a burst."""
     # Signing in (issue 15): every number is per client address (the connecting peer, or the
     # X-Forwarded-For of a trusted local proxy) or per account name, as token buckets.
     login_client_per_minute: float = 10.0

@@ -25,6 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 import orjson
@@ -33,8 +34,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.bots import Bot
 from rummyhall.cards import parse_physical
-from rummyhall.economy import ledger
+from rummyhall.economy import flows, ledger
 from rummyhall.economy.bulk import Transfer
+from rummyhall.economy.ledger import CHIPS, Currency
 from rummyhall.economy.rooms import Room
 from rummyhall.games.protocol import (
     HOUSE,
@@ -152,6 +154,9 @@ class TableActor:
         self.pot = 0
         self.game: Game | None = None
         self.game_no = 0
+        self.nets: dict[int, int] = {}
+        """What each seat has won (lost, if negative) in the current game so far: who paid whom
+        when it ends (:mod:`rummyhall.economy.flows`)."""
         self.fair: FairDeal | None = None
         """The committed seed of the next deal, until it is used."""
         self.dealt: FairDeal | None = None
@@ -271,7 +276,7 @@ class TableActor:
             return f"table:{self.id}:{name}"
         if name == "pot":
             return f"table:{self.id}:pot"
-        return name
+        return self.room.chips.house if name == ledger.HOUSE else name
 
     async def _persist(
         self,
@@ -335,6 +340,7 @@ class TableActor:
             await fresh.restore(session)
         self.seats, self.stacks, self.pot = fresh.seats, fresh.stacks, fresh.pot
         self.game, self.game_no, self.seq = fresh.game, fresh.game_no, fresh.seq
+        self.nets = fresh.nets
         self.fair, self.published, self._cids = fresh.fair, fresh.published, fresh._cids
         self.dealt, self.refills = fresh.dealt, fresh.refills
         now = self.clock.now()
@@ -371,6 +377,7 @@ class TableActor:
         elif kind == "start":
             self.game_no = int(body["game_no"])
             self.game = game_class(self.room.game).create(body["config"])
+            self.nets = {}
         elif kind == "commit":
             if "sealed" in body:
                 seed = self.seeds.open(str(body["sealed"]), self.id, str(body["commitment"]))
@@ -383,7 +390,11 @@ class TableActor:
             if replaying:
                 assert self.game is not None
                 deal = None if logged is None else self._logged_deal(logged)
-                self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
+                events = self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
+                postings = [p for event in events for p in event.postings]
+                if self.game.result is not None:
+                    postings += self.game.result.postings
+                self._count(self._legs(postings))
             if logged is not None and "commitment" in logged:
                 # The committed deal is dealt (a refill comes with no commitment pending).
                 self.dealt, self.refills = self.fair, 0
@@ -468,7 +479,7 @@ class TableActor:
         at = self.clock.now()
 
         def take_chips(conn: Connection, seq: int) -> int:
-            wallet = ledger.balance_on(conn, f"player:{account_id}")
+            wallet = ledger.balance_on(conn, room.wallet(account_id))
             if wallet < room.min_stack:
                 raise RoomError(
                     "insufficient_chips", f"you need {room.min_stack} chips to sit here", 409
@@ -483,7 +494,7 @@ class TableActor:
             # minimum stack: the browser sits with the room's amount, and a short wallet that
             # covers the minimum may still play (docs/protocol.md, POST .../sit).
             amount = min(wanted, wallet)
-            _wallet_to_seat(conn, table_id, seq, account_id, seat, amount, "buy_in")
+            _wallet_to_seat(conn, table_id, seq, room.wallet(account_id), seat, amount, "buy_in")
             body["buy_in"] = amount
             return amount
 
@@ -541,11 +552,8 @@ class TableActor:
         room's minimum and no rebuy was allowed), ``bot`` (a bot going with the last person)."""
         occupant = self.seats[seat]
         stack = self.stacks.get(seat, 0)
-        postings = (
-            [(f"table:{self.id}:seat:{seat}", -stack), (f"player:{occupant.account_id}", stack)]
-            if stack
-            else []
-        )
+        wallet = self.room.wallet(occupant.account_id)
+        postings = [(f"table:{self.id}:seat:{seat}", -stack), (wallet, stack)] if stack else []
         body = {"seat": seat, "account": occupant.account_id, "chips": stack, "why": why}
         at = self.clock.now()
         await self._persist("leave", body, at, postings)
@@ -563,12 +571,13 @@ class TableActor:
         account_id = self.seats[seat].account_id
         table_id, wanted = self.id, self.room.buy_in - self.stacks.get(seat, 0)
         body: JSON = {"seat": seat, "account": account_id}
+        source = self.room.wallet(account_id)
 
         def take_chips(conn: Connection, seq: int) -> int:
-            wallet = ledger.balance_on(conn, f"player:{account_id}")
+            wallet = ledger.balance_on(conn, source)
             amount = min(wanted, wallet)
             if amount > 0:
-                _wallet_to_seat(conn, table_id, seq, account_id, seat, amount, "top_up")
+                _wallet_to_seat(conn, table_id, seq, source, seat, amount, "top_up")
             body["chips"] = amount
             return amount
 
@@ -684,7 +693,7 @@ class TableActor:
             body["cid"], body["account"] = cid, account_id
         try:
             self._check_stacks(legs)
-            extra = self._save_hand if result is not None else None
+            extra = partial(self._save_hand, legs) if result is not None else None
             seq, _ = await self._persist("act", body, at, legs, extra)
         except Exception:
             self._rewind()
@@ -713,6 +722,7 @@ class TableActor:
                     raise RoomError("insufficient_chips", f"seat {seat} has too few chips")
 
     def _move_chips(self, legs: Sequence[tuple[str, int]]) -> None:
+        self._count(legs)
         prefix = f"table:{self.id}:seat:"
         for account, amount in legs:
             if account.startswith(prefix):
@@ -727,14 +737,33 @@ class TableActor:
         record = self.game.record()
         self.game = replay(record, upto=len(record["actions"]) - 1)
 
-    def _save_hand(self, conn: Connection, seq: int) -> int:
+    def _count(
+        self, legs: Sequence[tuple[str, int]], nets: dict[int, int] | None = None
+    ) -> dict[int, int]:
+        """Add a game's seat legs to ``nets`` (:attr:`nets` unless given); returns them."""
+        nets = self.nets if nets is None else nets
+        prefix = f"table:{self.id}:seat:"
+        for account, amount in legs:
+            if account.startswith(prefix):
+                seat = int(account.removeprefix(prefix))
+                nets[seat] = nets.get(seat, 0) + amount
+        return nets
+
+    def _save_hand(self, legs: Sequence[tuple[str, int]], conn: Connection, seq: int) -> int:
+        """Write the finished game's record and who paid whom in it (``legs``: the chips its
+        last action moves, not yet in :attr:`nets`)."""
         assert self.game is not None
         players = {seat: o.account_id for seat, o in self.seats.items() if seat <= self.game.seats}
         record = self.game.record()
         record["table"] = {"id": self.id, "room": self.room.key, "game_no": self.game_no}
-        return store_tables.write_hand(
+        hand_id = store_tables.write_hand(
             conn, table_id=self.id, game=self.room.game, record=record, players=players
         )
+        flows.record_game(
+            conn, currency=self.room.currency, table_id=self.id, hand_id=hand_id,
+            private=self.private, players=players, nets=self._count(legs, dict(self.nets)),
+        )  # fmt: skip
+        return hand_id
 
     async def void(self) -> bool:
         """End a stuck game without a result: every chip its pot holds goes back to the seats
@@ -927,7 +956,7 @@ class TableActor:
         for seat in range(1, self.room.seats + 1):
             if seat in self.seats:
                 continue
-            bot = await self.bot_seats.take(self.room.buy_in)
+            bot = await self.bot_seats.take(self.room.buy_in, self.room.chips)
             try:
                 await self.sit(bot.account_id, bot.name, bot=True, seat=seat)
             except RoomError:
@@ -1058,6 +1087,7 @@ class TableActor:
             "game": self.room.game,
             "title": self.room.title,
             "stake": self.room.stake,
+            "currency": self.room.currency,
             "private": self.private,
             "seats": [
                 None
@@ -1134,7 +1164,7 @@ class TableActor:
 class BotSeats(Protocol):
     """Where tables get bot players from (accounts with chips)."""
 
-    async def take(self, chips: int) -> Occupant: ...
+    async def take(self, chips: int, currency: Currency = CHIPS) -> Occupant: ...
 
     def release(self, account_id: int) -> None: ...
 
@@ -1143,16 +1173,17 @@ def _wallet_to_seat(
     conn: Connection,
     table_id: int,
     seq: int,
-    account_id: int,
+    wallet: str,
     seat: int,
     amount: int,
     kind: str,
 ) -> None:
-    """Move chips from a player's wallet to their seat, keyed by the log entry it goes with."""
+    """Move chips from a player's wallet (of the room's currency) to their seat, keyed by the log
+    entry it goes with."""
     ledger.transfer_on(
         conn,
         f"table:{table_id}:seq:{seq}",
-        [(f"player:{account_id}", -amount), (f"table:{table_id}:seat:{seat}", amount)],
+        [(wallet, -amount), (f"table:{table_id}:seat:{seat}", amount)],
         kind=kind,
         memo={"table": table_id, "seq": seq},
     )

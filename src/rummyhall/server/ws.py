@@ -54,10 +54,14 @@ class Connection:
     to wait; a task finishes it, later messages queue behind it in order, and a reader more than
     ``limit`` messages behind is closed (it reconnects and gets a snapshot)."""
 
-    def __init__(self, websocket: WebSocket, account_id: int, name: str, limit: int) -> None:
+    def __init__(
+        self, websocket: WebSocket, account_id: int, name: str, limit: int, *, guest: bool = False
+    ) -> None:
         self.websocket = websocket
         self.account_id = account_id
         self.name = name
+        self.guest = guest
+        """A guest's connection: it may sit in practice rooms only."""
         self.limit = limit
         self.backlog: deque[str] = deque()
         self.flusher: asyncio.Task[None] | None = None
@@ -184,7 +188,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await _refuse(websocket, CLOSE_NOT_SIGNED_IN, "sign in first")
         return
     await websocket.accept()
-    connection = Connection(websocket, account.id, account.name, settings.outbox_limit)
+    connection = Connection(
+        websocket, account.id, account.name, settings.outbox_limit, guest=account.is_guest
+    )
 
     async def signed_out() -> None:
         connection.closed = True
@@ -278,6 +284,7 @@ async def _handle(
                 connection.account_id,
                 connection.name,
                 message.table,
+                guest=connection.guest,
                 another=message.another,
                 seat=message.seat,
                 buy_in=message.buy_in,

@@ -29,13 +29,9 @@ from sqlalchemy import and_, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.economy.ledger import MINT, player_account, transfer
 from rummyhall.store.models import AccountModel, SessionModel, utcnow
 
 _T = TypeVar("_T")
-
-STARTING_CHIPS = 10_000
-"""The chips a new account (player, guest or bot) gets from the mint."""
 
 SESSION_TTL = timedelta(days=30)
 
@@ -193,11 +189,11 @@ async def register(
     name: str,
     password: str,
     *,
-    chips: int = STARTING_CHIPS,
     pool: HashPool | None = None,
 ) -> Account:
-    """A new player account with ``chips`` from the mint (ledger key ``signup:<id>``).
-    Raises AccountError ``bad_name``, ``weak_password`` or ``name_taken``."""
+    """A new player account. Raises AccountError ``bad_name``, ``weak_password`` or
+    ``name_taken``. It holds no chips: :func:`rummyhall.economy.wallets.open_wallets` gives the
+    starting chips (the store keeps accounts; the economy decides what they hold)."""
     check_name(name)
     if name.lower().startswith(GUEST_PREFIX):
         raise AccountError("bad_name", f"names starting with {GUEST_PREFIX!r} are for guests")
@@ -206,30 +202,30 @@ async def register(
     password_hash = await hash_password(password, pool=pool)
     if await find_account(session, name) is not None:
         raise AccountError("name_taken", f"the name {name!r} is taken")
-    return await _create(session, name, password_hash=password_hash, chips=chips)
+    return await _create(session, name, password_hash=password_hash)
 
 
-async def create_guest(session: AsyncSession, *, chips: int = STARTING_CHIPS) -> Account:
-    """A guest account named like ``guest-4821`` (no password), with starting chips."""
+async def create_guest(session: AsyncSession) -> Account:
+    """A guest account named like ``guest-4821`` (no password)."""
     digits = 4
     while True:
         for _attempt in range(5):
             name = f"{GUEST_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
             if await find_account(session, name) is None:
                 try:
-                    return await _create(session, name, is_guest=True, chips=chips)
+                    return await _create(session, name, is_guest=True)
                 except AccountError:
                     pass  # taken a moment ago by a concurrent guest: draw again
         digits += 2  # the short names are crowded: draw from a larger space
 
 
-async def create_bot(session: AsyncSession, name: str, *, chips: int = STARTING_CHIPS) -> Account:
-    """A bot's account (``is_bot``; no password), with starting chips. Same name rules as
-    players, so a bot's name can never be confused with a player's."""
+async def create_bot(session: AsyncSession, name: str) -> Account:
+    """A bot's account (``is_bot``; no password). Same name rules as players, so a bot's name
+    can never be confused with a player's."""
     check_name(name)
     if await find_account(session, name) is not None:
         raise AccountError("name_taken", f"the name {name!r} is taken")
-    return await _create(session, name, is_bot=True, chips=chips)
+    return await _create(session, name, is_bot=True)
 
 
 async def _create(
@@ -239,7 +235,6 @@ async def _create(
     password_hash: str | None = None,
     is_guest: bool = False,
     is_bot: bool = False,
-    chips: int,
 ) -> Account:
     row = AccountModel(
         name=name,
@@ -256,14 +251,6 @@ async def _create(
             await session.flush()
     except IntegrityError:
         raise AccountError("name_taken", f"the name {name!r} is taken") from None
-    if chips:
-        await transfer(
-            session,
-            f"signup:{row.id}",
-            [(MINT, -chips), (player_account(row.id), chips)],
-            kind="signup",
-            memo={"account": row.id},
-        )
     return _account(row)
 
 

@@ -111,9 +111,12 @@ class SessionModel(Base):
 class LedgerAccountModel(Base):
     __tablename__ = "ledger_accounts"
     __table_args__ = (
-        # The database refuses an overdraft even if the code had a bug: only the mint, where
-        # chips come from, may go below zero.
-        CheckConstraint("balance >= 0 OR name = 'mint'", name="balance_not_negative"),
+        # The database refuses an overdraft even if the code had a bug: only the mints, where
+        # chips come from (``mint``, and ``mint:<currency>`` of the other currencies), may go
+        # below zero.
+        CheckConstraint(
+            "balance >= 0 OR name = 'mint' OR name LIKE 'mint:%'", name="balance_not_negative"
+        ),
     )
 
     name: Mapped[str] = mapped_column(String(120), primary_key=True)
@@ -219,6 +222,36 @@ class HandPlayerModel(Base):
 
 # "My last games": a player's hands newest first.
 Index("ix_hand_players_account_hands", HandPlayerModel.account_id, HandPlayerModel.hand_id)
+
+
+# --- who paid whom -----------------------------------------------------------------------------
+
+
+class ChipFlowModel(Base):
+    """Chips that went from one player to another in a settled game: each loser's net loss
+    attributed to the winners (rummyhall.economy.flows), written with the game's record. What
+    ``rummyhall audit --flows`` adds up to find chip dumping."""
+
+    __tablename__ = "chip_flows"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("payer <> payee", name="two_accounts"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    currency: Mapped[str] = mapped_column(String(20))
+    payer: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    payee: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    hand_id: Mapped[int] = mapped_column(BigId, ForeignKey("hands.id"))
+    private: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+# The flows of one currency over a time range (audit --flows --since), and one pair's flows.
+Index("ix_chip_flows_currency_at", ChipFlowModel.currency, ChipFlowModel.at)
+Index("ix_chip_flows_pair", ChipFlowModel.payer, ChipFlowModel.payee)
 
 
 def table(model: type[Base]) -> Table:

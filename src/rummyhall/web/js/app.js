@@ -5,11 +5,17 @@
 //   #/invite/<code> the private table of an invite link, with a "take a seat" button
 //   #/history       your last games (js/history.js)   #/hand/<id>  one game's replay
 //
-// data-testid hooks: topbar, player-name, chips, nav-lobby, nav-history, logout,
+// data-testid hooks: topbar, player-name, chips (real chips; not shown to a guest, who holds
+//   none), practice-chips, practice-refill (shown when practice chips run low), nav-lobby,
+//   nav-history, logout,
 //   signin, signin-name, signin-password, signin-login, signin-register, signin-guest,
-//   signin-error, lobby, game-<game>, room-<key>, fact-cost-<key> / fact-buy-in-<key> /
+//   signin-error, lobby, guest-notice (a guest: what practice chips are, real chips need an
+//   account), guest-sign-up, game-<game>, rooms-<game>-practice / rooms-<game>-chips (a game's
+//   practice rooms and rooms for real chips), room-<key> (data-currency), practice-badge-<key>,
+//   fact-cost-<key> / fact-buy-in-<key> /
 //   fact-min-stack-<key> (a room's money: entry fee, point value or boot; buy-in; seat minimum),
-//   quick-seat-<key>, create-private-<key>,
+//   quick-seat-<key>, create-private-<key>, needs-account-<key> (instead of those two, for a
+//   guest in a room for real chips),
 //   tables-<key>, table-row-<id>, watch-<id>, join-<id>, your-tables, your-table-<id>,
 //   rejoin-<id>, leave-<id>, elsewhere-dialog (elsewhere-go, elsewhere-also),
 //   invite-input, invite-open, invite-dialog, invite-link, invite-copy, invite-go,
@@ -70,14 +76,41 @@ function drawTopbar() {
   const nav = el('nav', { class: 'nav', 'aria-label': 'main' },
     el('a', { href: '#/', 'data-testid': 'nav-lobby', class: 'nav-link', 'aria-current': route === '#/' ? 'page' : false }, 'Lobby'),
     el('a', { href: '#/history', 'data-testid': 'nav-history', class: 'nav-link', 'aria-current': route.startsWith('#/history') || route.startsWith('#/hand') ? 'page' : false }, 'History'));
+  // The wallets: real chips (a guest holds none, so none are shown) and practice chips, always
+  // named as such; a refill button when practice chips run low.
+  const real = app.me.guest ? null : el('span', {
+    class: 'chips-pill', 'data-testid': 'chips', 'data-chips': app.me.chips,
+    'aria-label': `${formatChips(app.me.chips)} chips in your wallet`, title: 'chips in your wallet',
+  }, el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), formatChips(app.me.chips));
+  const practice = el('span', {
+    class: `chips-pill chips-practice${app.me.guest ? '' : ' chips-secondary'}`, 'data-testid': 'practice-chips', 'data-chips': app.me.practice ?? 0,
+    'aria-label': `${formatChips(app.me.practice ?? 0)} practice chips in your wallet`,
+    title: 'Practice chips: free and worth nothing, for the practice rooms only.',
+  }, el('span', { class: 'chip-icon chip-icon-practice', 'aria-hidden': 'true' }),
+  el('span', { class: 'chips-amount' }, formatChips(app.me.practice ?? 0),
+    el('span', { class: 'chips-unit' }, ' practice', el('span', { class: 'chips-unit-long' }, ' chips'))));
+  const refill = app.me.practice_refill ? el('button', {
+    class: 'btn btn-small refill', type: 'button', 'data-testid': 'practice-refill', onclick: refillPractice,
+    title: 'Practice chips are free: top them back up',
+  }, 'Refill') : null;
   const who = el('div', { class: 'who' },
     el('span', { class: 'who-name', title: app.me.guest ? 'guest account' : 'your account' },
       el('span', { 'data-testid': 'player-name', 'data-name': app.me.name }, app.me.name),
       app.me.guest ? el('span', { class: 'badge badge-guest' }, 'guest') : null),
-    el('span', { class: 'chips-pill', 'data-testid': 'chips', 'data-chips': app.me.chips, 'aria-label': `${formatChips(app.me.chips)} chips in your wallet`, title: 'chips in your wallet' },
-      el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), formatChips(app.me.chips)),
+    real, practice, refill,
     el('button', { class: 'btn btn-ghost btn-small logout', type: 'button', 'data-testid': 'logout', onclick: logout }, 'Log out'));
   topbar.append(nav, who);
+}
+
+async function refillPractice(event) {
+  event.currentTarget.disabled = true;
+  try {
+    const { practice } = await api('POST', '/api/practice/refill');
+    toast(`Your practice chips are topped up to ${formatChips(practice)}.`, 'success');
+  } catch (error) {
+    toast(explain(error.code, error.message), 'error');
+  }
+  await app.refreshMe();
 }
 
 async function logout() {
@@ -203,6 +236,7 @@ function renderSignIn(hash) {
   const login = el('button', { class: 'btn btn-primary', type: 'submit', 'data-testid': 'signin-login' }, 'Log in');
   const register = el('button', { class: 'btn', type: 'button', 'data-testid': 'signin-register', onclick: (e) => { password.autocomplete = 'new-password'; withCredentials('/api/register')(e); } }, 'Sign up');
   const guest = el('button', { class: 'btn btn-ghost', type: 'button', 'data-testid': 'signin-guest', onclick: () => signIn('/api/guest') }, 'Play as a guest');
+  const guestNote = el('p', { class: 'muted small guest-note' }, 'Guests play with free practice chips in the practice rooms. Sign up to play for real chips as well.');
   buttons.push(login, register, guest);
   const form = el('form', { class: 'signin-form', onsubmit: withCredentials('/api/login'), novalidate: true },
     el('label', { for: 'signin-name' }, 'Name'), name,
@@ -210,7 +244,7 @@ function renderSignIn(hash) {
     error,
     el('div', { class: 'signin-buttons' }, login, register),
     el('div', { class: 'divider' }, el('span', {}, 'or')),
-    guest);
+    guest, guestNote);
   const fan = el('div', { class: 'hero-fan', 'aria-hidden': 'true' },
     ...['AS', 'KH', 'JK', '10D', 'QC'].map((code) => cards.renderCard(code)));
   const invited = hash.startsWith('#/invite/');
@@ -233,9 +267,13 @@ const GAME_BLURBS = {
 // fee, a point's value, Patti's boot), the chips you bring to the seat (the buy-in, from your
 // wallet; the rest comes back when you leave) and the least a seat must hold to be dealt in.
 // Read off the room's engine settings, so a new game with the same settings needs nothing here.
+// In a practice room the chips are practice chips, and say so.
+const isPractice = (room) => room.currency === 'practice';
+
 function roomFacts(room) {
   const config = room.config || {};
-  const chips = (n) => `${formatChips(n)} chips`;
+  const unit = isPractice(room) ? 'practice chips' : 'chips';
+  const chips = (n) => `${formatChips(n)} ${unit}`;
   let cost;
   if (config.entry_fee !== undefined) {
     cost = { label: 'Entry fee', value: chips(config.entry_fee), why: 'Paid into the prize pot when the pool starts, and again if you rejoin after being knocked out.' };
@@ -248,7 +286,7 @@ function roomFacts(room) {
   }
   return [
     { ...cost, testid: 'cost' },
-    { label: 'You bring', value: chips(room.buy_in), testid: 'buy-in', why: 'The buy-in: chips moved from your wallet to your seat when you sit. Whatever is left goes back to your wallet when you leave.' },
+    { label: 'You bring', value: chips(room.buy_in), testid: 'buy-in', why: `The buy-in: ${unit} moved from your wallet to your seat when you sit. Whatever is left goes back to your wallet when you leave.` },
     { label: 'Seat minimum', value: chips(room.min_stack), testid: 'min-stack', why: 'A seat needs at least this many chips to be dealt into a new game.' },
   ];
 }
@@ -256,6 +294,11 @@ function roomFacts(room) {
 function renderLobby(rootNode) {
   let alive = true;
   const yours = el('section', { class: 'your-tables', 'data-testid': 'your-tables', hidden: true });
+  const guestNotice = el('section', { class: 'guest-notice', 'data-testid': 'guest-notice', hidden: true },
+    el('div', { class: 'guest-notice-text' },
+      el('strong', {}, 'You are playing as a guest, with practice chips.'),
+      el('p', {}, 'Practice chips are free and worth nothing: they are only for the practice rooms, and you can refill them when they run low. Rooms for real chips need an account.')),
+    el('button', { class: 'btn btn-primary', type: 'button', 'data-testid': 'guest-sign-up', onclick: () => logout() }, 'Sign up'));
   const games = el('div', { class: 'games' }, el('p', { class: 'loading' }, 'Loading the rooms…'));
   const inviteInput = el('input', { id: 'invite-input', 'data-testid': 'invite-input', placeholder: 'paste an invite link or code', autocomplete: 'off', spellcheck: 'false' });
   const inviteForm = el('form', {
@@ -271,7 +314,7 @@ function renderLobby(rootNode) {
     el('div', { class: 'lobby-head' },
       el('div', {}, el('h1', {}, 'Lobby'), el('p', { class: 'muted' }, 'Pick a room: quick-seat joins a table with a free seat; bots fill the empty seats.')),
       inviteForm),
-    yours, games));
+    guestNotice, yours, games));
 
   const tableLists = new Map(); // room key -> element
   let rooms = [];
@@ -281,6 +324,7 @@ function renderLobby(rootNode) {
       const [me, data] = await Promise.all([app.refreshMe(), api('GET', '/api/rooms')]);
       if (!alive) return;
       rooms = data.rooms;
+      guestNotice.hidden = !(me && me.guest);
       drawYours(me);
       drawRooms(data);
       await refreshTables();
@@ -300,7 +344,7 @@ function renderLobby(rootNode) {
       el('div', { class: 'your-list' }, ...list.map((entry) => el('div', { class: 'your-table', 'data-testid': `your-table-${entry.table}` },
         el('div', { class: 'your-table-name' },
           el('strong', {}, `Table ${entry.table}`),
-          el('span', { class: 'muted small' }, ` ${entry.title} · seat ${entry.seat}${entry.playing ? ' · playing' : ''}`)),
+          el('span', { class: 'muted small' }, ` ${entry.title}${entry.currency === 'practice' ? ' · practice' : ''} · seat ${entry.seat}${entry.playing ? ' · playing' : ''}`)),
         el('button', {
           class: 'btn btn-primary btn-small', type: 'button', 'data-testid': `rejoin-${entry.table}`,
           onclick: () => app.navigate(`#/table/${entry.table}`),
@@ -330,31 +374,49 @@ function renderLobby(rootNode) {
   function drawRooms(data) {
     clear(games);
     tableLists.clear();
+    const guest = Boolean(app.me && app.me.guest);
     for (const game of data.games) {
       const gameRooms = data.rooms.filter((room) => room.game === game);
-      const grid = el('div', { class: 'room-grid' });
-      for (const room of gameRooms) grid.append(roomCard(room));
+      // Two kinds of rooms: practice (free chips, open to guests) and real chips. A guest sees
+      // the practice rooms first; a player the rooms for real chips.
+      const kinds = [
+        { key: 'practice', title: 'Practice rooms', note: 'Free practice chips, for learning: open to guests.', rooms: gameRooms.filter(isPractice) },
+        { key: 'chips', title: 'Rooms for real chips', note: guest ? 'These need an account: sign up to play here.' : 'Your chips, won and lost for real.', rooms: gameRooms.filter((room) => !isPractice(room)) },
+      ].filter((kind) => kind.rooms.length);
+      if (!guest) kinds.reverse();
+      const sections = kinds.map((kind) => el('div', { class: `room-kind room-kind-${kind.key}`, 'data-testid': `rooms-${game}-${kind.key}` },
+        el('div', { class: 'room-kind-head' }, el('h3', {}, kind.title), el('p', { class: 'muted small' }, kind.note)),
+        el('div', { class: 'room-grid' }, ...kind.rooms.map((room) => roomCard(room, guest)))));
       games.append(el('section', { class: `game game-${game}`, 'data-testid': `game-${game}` },
         el('div', { class: 'game-head' },
           el('h2', {}, GAME_NAMES[game] || game), el('p', { class: 'muted' }, GAME_BLURBS[game] || ''),
           howToPlayButton(game)),
-        grid));
+        ...sections));
     }
   }
 
-  function roomCard(room) {
+  function roomCard(room, guest) {
     const list = el('div', { class: 'room-tables', 'data-testid': `tables-${room.key}` });
     tableLists.set(room.key, list);
     const subtitle = room.title.replace(/^13 cards · /, '').replace(/^./, (c) => c.toUpperCase());
-    return el('article', { class: 'room', 'data-testid': `room-${room.key}`, 'data-room': room.key },
+    const practice = isPractice(room);
+    const locked = guest && !practice; // real chips: a guest has none, and may not sit here
+    const actions = locked
+      ? el('p', { class: 'needs-account', 'data-testid': `needs-account-${room.key}` },
+        'Real chips: ', el('button', { class: 'link-button', type: 'button', onclick: () => logout() }, 'sign up'), ' to play here.')
+      : el('div', { class: 'room-actions' },
+        el('button', { class: 'btn btn-primary', type: 'button', 'data-testid': `quick-seat-${room.key}`, onclick: (event) => quickSeat(room, event.currentTarget) }, 'Quick seat'),
+        el('button', { class: 'btn btn-ghost', type: 'button', 'data-testid': `create-private-${room.key}`, onclick: () => createPrivate(room) }, 'Private table'));
+    return el('article', {
+      class: `room${practice ? ' room-practice' : ''}${locked ? ' room-locked' : ''}`, 'data-testid': `room-${room.key}`, 'data-room': room.key, 'data-currency': room.currency || 'chips',
+    },
       el('header', { class: 'room-head' },
-        el('h3', {}, room.game === 'patti' ? room.stake : subtitle),
+        el('h3', {}, room.game === 'patti' ? room.stake : subtitle,
+          practice ? el('span', { class: 'badge badge-practice', 'data-testid': `practice-badge-${room.key}`, title: 'played with practice chips' }, 'practice') : null),
         el('span', { class: 'room-seats', title: 'seats at a table' }, `${room.seats} seats`)),
       el('dl', { class: 'room-facts' }, ...roomFacts(room).map(({ label, value, why, testid }) => el('div', { title: why, 'data-testid': `fact-${testid}-${room.key}` },
         el('dt', {}, label), el('dd', {}, value)))),
-      el('div', { class: 'room-actions' },
-        el('button', { class: 'btn btn-primary', type: 'button', 'data-testid': `quick-seat-${room.key}`, onclick: (event) => quickSeat(room, event.currentTarget) }, 'Quick seat'),
-        el('button', { class: 'btn btn-ghost', type: 'button', 'data-testid': `create-private-${room.key}`, onclick: () => createPrivate(room) }, 'Private table')),
+      actions,
       list);
   }
 
@@ -390,7 +452,7 @@ function renderLobby(rootNode) {
         names,
         el('div', { class: 'table-row-actions' },
           el('button', { class: 'btn btn-small btn-ghost', type: 'button', 'data-testid': `watch-${table.id}`, onclick: () => app.navigate(`#/table/${table.id}`) }, mine ? 'Open' : 'Watch'),
-          !mine && taken < seats.length ? el('button', { class: 'btn btn-small', type: 'button', 'data-testid': `join-${table.id}`, onclick: () => join(table.id) }, 'Sit') : null)));
+          !mine && taken < seats.length && !(app.me && app.me.guest && !isPractice(room)) ? el('button', { class: 'btn btn-small', type: 'button', 'data-testid': `join-${table.id}`, onclick: () => join(table.id) }, 'Sit') : null)));
     }
   }
 

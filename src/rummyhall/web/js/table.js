@@ -2,7 +2,8 @@
 // and the game's own view (js/games/<game>.js) plugged in through ctx (see docs/client.md).
 //
 // data-testid hooks:
-//   table (the screen, data-table, data-you, data-seq), table-title, table-stake, pot, game-no,
+//   table (the screen, data-table, data-you, data-seq), table-title, table-stake, table-practice
+//   (a table of practice chips), pot, game-no,
 //   table-how-to-play,
 //   fair, leave, back-to-lobby, spectator-banner, take-seat, connection-banner, table-closed,
 //   table-status, felt, centre, mine, seat-<n> (data-empty, data-bot, data-active, data-you),
@@ -44,6 +45,7 @@ export function renderTable(root, app) {
   // ---- the frame ------------------------------------------------------------------------
   const title = el('h1', { class: 'table-title', 'data-testid': 'table-title' }, 'Table');
   const stake = el('span', { class: 'table-stake', 'data-testid': 'table-stake' });
+  const practiceBadge = el('span', { class: 'meta-item meta-practice', 'data-testid': 'table-practice', title: 'This table plays with practice chips: free, and worth nothing.', hidden: true }, 'Practice chips');
   const pot = el('span', { class: 'meta-item pot', 'data-testid': 'pot', title: 'chips in the pot' });
   const gameNo = el('span', { class: 'meta-item', 'data-testid': 'game-no' });
   const fair = el('button', { class: 'meta-item fair', type: 'button', 'data-testid': 'fair', hidden: true, onclick: showFair });
@@ -61,7 +63,7 @@ export function renderTable(root, app) {
   const header = el('div', { class: 'table-header' },
     back,
     el('div', { class: 'table-heading' }, title, stake),
-    el('div', { class: 'table-meta' }, pot, gameNo, fair),
+    el('div', { class: 'table-meta' }, practiceBadge, pot, gameNo, fair),
     el('div', { class: 'table-actions' }, rebuySwitch, leaveButton));
 
   const takeSeat = el('button', { class: 'btn btn-primary btn-small', type: 'button', 'data-testid': 'take-seat', onclick: () => sit(null) }, 'Take a seat');
@@ -286,6 +288,9 @@ export function renderTable(root, app) {
     screen.classList.toggle('spectating', you === null);
     title.textContent = info.title || 'Table';
     stake.textContent = [info.stake, info.private ? 'private' : null].filter(Boolean).join(' · ');
+    practiceBadge.hidden = info.currency !== 'practice';
+    // The top bar shows the wallet this table plays with where there is room for one (a phone).
+    document.body.dataset.currency = info.currency || 'chips';
     const potValue = view && typeof view.pot === 'number' ? view.pot : info.pot;
     pot.textContent = `Pot ${formatChips(potValue || 0)}`;
     gameNo.textContent = info.game_no ? gameName(tableId, info.game_no) : 'No game yet';
@@ -482,6 +487,7 @@ export function renderTable(root, app) {
   return {
     destroy() {
       state.destroyed = true;
+      delete document.body.dataset.currency;
       clearInterval(ticker);
       socket.removeEventListener('status', onStatus);
       socket.unwatch(tableId);

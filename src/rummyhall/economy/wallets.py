@@ -1,0 +1,148 @@
+"""Wallets: which chips an account may hold, the chips a new account starts with, and free refills
+of practice chips (issue 15: guests were minted real chips without limit, and passed them on to
+real accounts by losing on purpose).
+
+- A registered player holds real chips (:data:`~rummyhall.economy.ledger.CHIPS`, wallet
+  ``player:<id>``) and practice chips (:data:`~rummyhall.economy.ledger.PRACTICE`, wallet
+  ``practice:<id>``); a new player gets :data:`STARTING_CHIPS` of the first and
+  :data:`PRACTICE_CHIPS` of the second.
+- A guest holds practice chips only: it gets no real chips, may play only in practice rooms, and
+  real chips cannot be granted to it. Practice chips live in accounts of their own, minted from
+  their own mint, and a table plays with one currency, so they can never reach a real wallet.
+- A bot holds whatever the tables it sits at need, topped up from that currency's mint.
+- Practice chips are worth nothing: a player whose practice chips (wallet and seats together) run
+  below :data:`PRACTICE_REFILL_BELOW` may ask for a free refill back up to
+  :data:`PRACTICE_CHIPS` (the server limits how often).
+
+The minting of starting chips lives here, not in the store: the store keeps accounts, the economy
+decides what they hold.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from rummyhall.economy import ledger
+from rummyhall.economy.ledger import CHIPS, CURRENCIES, PRACTICE, Currency
+from rummyhall.store.accounts import Account
+
+STARTING_CHIPS = 10_000
+"""The real chips a new registered player gets from the mint."""
+PRACTICE_CHIPS = 10_000
+"""The practice chips a new account (guest or player) gets, and what a refill tops up to."""
+PRACTICE_REFILL_BELOW = 2_000
+"""A refill is granted only when the practice chips held (wallet and seats) are below this: the
+largest buy-in of the practice rooms, so whoever cannot sit at every practice room may refill."""
+
+
+class WalletError(Exception):
+    """A refused wallet operation; ``code`` is stable for clients: ``practice_only`` (a guest and
+    real chips), ``refill_not_needed`` (practice chips are not low)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def currencies(account: Account) -> tuple[Currency, ...]:
+    """The currencies ``account`` may hold and play with: guests practice chips only."""
+    return tuple(found for found in CURRENCIES.values() if may_play(found, guest=account.is_guest))
+
+
+def may_play(currency: Currency, *, guest: bool) -> bool:
+    """Whether an account (a guest or not) may hold ``currency``: guests hold no real chips."""
+    return not (guest and currency.real)
+
+
+def check_may_hold(account: Account, currency: Currency) -> None:
+    """WalletError ``practice_only`` unless ``account`` may hold ``currency``."""
+    if not may_play(currency, guest=account.is_guest):
+        raise WalletError(
+            "practice_only",
+            f"guests play with practice chips only: sign up to play for {currency.label}",
+        )
+
+
+async def open_wallets(
+    session: AsyncSession,
+    account: Account,
+    *,
+    chips: int = STARTING_CHIPS,
+    practice: int = PRACTICE_CHIPS,
+) -> None:
+    """Mint a new account's starting chips, in the caller's transaction: ``chips`` real chips
+    (never for a guest; ledger key ``signup:<id>``) and ``practice`` practice chips (key
+    ``signup:practice:<id>``)."""
+    if chips and may_play(CHIPS, guest=account.is_guest):
+        await _mint(session, CHIPS, f"signup:{account.id}", account.id, chips, "signup")
+    if practice:
+        await _mint(
+            session, PRACTICE, f"signup:practice:{account.id}", account.id, practice, "signup"
+        )
+
+
+async def grant(
+    session: AsyncSession, account: Account, amount: int, *, currency: Currency = CHIPS,
+    kind: str = "grant", reason: str | None = None,
+) -> int:  # fmt: skip
+    """Mint ``amount`` chips of ``currency`` into the account's wallet (the operator's grant, the
+    stand-in for a purchase); WalletError ``practice_only`` for real chips to a guest. Returns
+    the wallet's new balance."""
+    check_may_hold(account, currency)
+    await _mint(
+        session, currency, f"grant:{uuid.uuid4().hex}", account.id, amount, kind,
+        {"reason": reason},
+    )  # fmt: skip
+    return await ledger.balance(session, currency.wallet(account.id))
+
+
+async def balances(session: AsyncSession, account: Account) -> dict[str, int]:
+    """The account's wallets: currency key -> chips, for the currencies it may hold."""
+    return {
+        found.key: await ledger.balance(session, found.wallet(account.id))
+        for found in currencies(account)
+    }
+
+
+async def refill_practice(
+    session: AsyncSession,
+    account_id: int,
+    *,
+    at_tables: int = 0,
+    to: int = PRACTICE_CHIPS,
+    below: int = PRACTICE_REFILL_BELOW,
+) -> int:
+    """Top the account's practice chips back up to ``to``, free, if what it holds (its practice
+    wallet plus ``at_tables``, the practice chips at its seats) is below ``below``; WalletError
+    ``refill_not_needed`` otherwise. The wallet's row is locked first, so two refills at once
+    cannot both see it low. Returns the wallet's new balance."""
+    wallet = PRACTICE.wallet(account_id)
+    balance = await ledger.lock_balance(session, wallet)
+    held = balance + max(0, at_tables)
+    if held >= below:
+        raise WalletError(
+            "refill_not_needed",
+            f"you hold {held} practice chips: refills are for fewer than {below}",
+        )
+    amount = to - held
+    await _mint(
+        session, PRACTICE, f"refill:practice:{account_id}:{uuid.uuid4().hex}", account_id,
+        amount, "practice_refill",
+    )  # fmt: skip
+    return balance + amount
+
+
+async def _mint(
+    session: AsyncSession, currency: Currency, key: str, account_id: int, amount: int, kind: str,
+    memo: dict[str, object] | None = None,
+) -> None:  # fmt: skip
+    await ledger.transfer(
+        session,
+        key,
+        [(currency.mint, -amount), (currency.wallet(account_id), amount)],
+        kind=kind,
+        memo={"account": account_id, **(memo or {})},
+    )
