@@ -86,6 +86,49 @@ def test_sign_up_log_out_log_in_and_guest(
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
+def test_changing_the_password_signs_out_the_other_pages(
+    page: Page,
+    new_page: Callable[..., Page],
+    sign_up: Callable[..., None],
+    screenshot: Callable[..., Any],
+) -> None:
+    """The player's name opens the account dialog; a wrong current password is explained and the
+    dialog stays; a right one changes it, and another page signed in to the account (at a table,
+    its socket open) goes back to the sign-in screen."""
+    sign_up(page, "ravi", "first password 1")
+    other = new_page()
+    other.goto("/")
+    other.get_by_test_id("signin-name").fill("ravi")
+    other.get_by_test_id("signin-password").fill("first password 1")
+    other.get_by_test_id("signin-login").click()
+    other.get_by_test_id("quick-seat-practice-patti-10-4p").click()
+    other.wait_for_url(re.compile(r"#/table/\d+$"))
+    other.get_by_test_id("player-name").wait_for()
+
+    page.get_by_test_id("account").click()
+    dialog = page.get_by_test_id("account-dialog")
+    dialog.get_by_test_id("password-old").fill("not my password")
+    dialog.get_by_test_id("password-new").fill("second password 2")
+    dialog.get_by_test_id("password-change").click()
+    expect(dialog.get_by_test_id("password-error")).to_have_text(
+        "That is not your current password."
+    )
+    screenshot(page, "account-dialog")
+    dialog.get_by_test_id("password-old").fill("first password 1")
+    dialog.get_by_test_id("password-change").click()
+    expect(dialog).to_have_count(0)
+    expect(page.get_by_test_id("toast").last).to_contain_text("1 other session was signed out")
+    expect(other.get_by_test_id("signin")).to_be_visible()
+
+    page.reload()
+    expect(page.get_by_test_id("player-name")).to_have_text("ravi")
+    other.get_by_test_id("signin-name").fill("ravi")
+    other.get_by_test_id("signin-password").fill("second password 2")
+    other.get_by_test_id("signin-login").click()
+    expect(other.get_by_test_id("player-name")).to_have_text("ravi")
+    assert page.js_errors == [] and other.js_errors == []  # type: ignore[attr-defined]
+
+
 def test_lobby_shows_every_room(
     page: Page,
     sign_up: Callable[..., None],

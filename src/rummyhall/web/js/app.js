@@ -5,7 +5,8 @@
 //   #/invite/<code> the private table of an invite link, with a "take a seat" button
 //   #/history       your last games (js/history.js)   #/hand/<id>  one game's replay
 //
-// data-testid hooks: topbar, player-name, chips (real chips; not shown to a guest, who holds
+// data-testid hooks: topbar, player-name, account (a player's name: opens account-dialog with
+//   password-old, password-new, password-error, password-change, password-cancel), chips (real chips; not shown to a guest, who holds
 //   none), practice-chips, practice-refill (shown when practice chips run low), nav-lobby,
 //   nav-history, logout,
 //   signin, signin-name, signin-password, signin-login, signin-register, signin-guest,
@@ -93,10 +94,15 @@ function drawTopbar() {
     class: 'btn btn-small refill', type: 'button', 'data-testid': 'practice-refill', onclick: refillPractice,
     title: 'Practice chips are free: top them back up',
   }, 'Refill') : null;
+  // A player's name opens their account (the password); a guest has no password to change.
+  const name = el('span', { 'data-testid': 'player-name', 'data-name': app.me.name }, app.me.name);
   const who = el('div', { class: 'who' },
-    el('span', { class: 'who-name', title: app.me.guest ? 'guest account' : 'your account' },
-      el('span', { 'data-testid': 'player-name', 'data-name': app.me.name }, app.me.name),
-      app.me.guest ? el('span', { class: 'badge badge-guest' }, 'guest') : null),
+    app.me.guest
+      ? el('span', { class: 'who-name', title: 'guest account' }, name, el('span', { class: 'badge badge-guest' }, 'guest'))
+      : el('button', {
+        class: 'who-name link-button', type: 'button', 'data-testid': 'account',
+        title: 'Your account: change your password', onclick: openAccount,
+      }, name),
     real, practice, refill,
     el('button', { class: 'btn btn-ghost btn-small logout', type: 'button', 'data-testid': 'logout', onclick: logout }, 'Log out'));
   topbar.append(nav, who);
@@ -111,6 +117,43 @@ async function refillPractice(event) {
     toast(explain(error.code, error.message), 'error');
   }
   await app.refreshMe();
+}
+
+// The account dialog: a new password, given the current one. Every other session of the
+// account is signed out by the server (their pages go back to the sign-in screen).
+function openAccount() {
+  const current = el('input', { type: 'password', autocomplete: 'current-password', 'data-testid': 'password-old', required: true });
+  const fresh = el('input', { type: 'password', autocomplete: 'new-password', minlength: 8, 'data-testid': 'password-new', required: true });
+  const problem = el('p', { class: 'form-error', role: 'alert', 'data-testid': 'password-error', hidden: true });
+  const body = el('form', { class: 'account-form', onsubmit: (event) => event.preventDefault() },
+    el('p', { class: 'muted small' }, `Signed in as ${app.me.name}. A new password signs you out everywhere else.`),
+    el('label', {}, 'Current password', current),
+    el('label', {}, 'New password (at least 8 characters)', fresh),
+    problem);
+  openDialog({
+    title: 'Your account',
+    body,
+    testid: 'account-dialog',
+    actions: [
+      { label: 'Cancel', testid: 'password-cancel' },
+      {
+        label: 'Change password', kind: 'primary', testid: 'password-change',
+        onClick: async () => {
+          try {
+            const { ended_sessions: ended } = await api('POST', '/api/password', { old: current.value, new: fresh.value });
+            const elsewhere = ended ? ` ${ended} other session${ended === 1 ? ' was' : 's were'} signed out.` : '';
+            toast(`Your password is changed.${elsewhere}`, 'success');
+            return false;
+          } catch (error) {
+            problem.textContent = error.code === 'bad_login' ? 'That is not your current password.' : explain(error.code, error.message);
+            problem.hidden = false;
+            return true; // keep the dialog open
+          }
+        },
+      },
+    ],
+  });
+  current.focus();
 }
 
 async function logout() {
