@@ -22,9 +22,10 @@ from typing import Any
 import pytest
 
 from rummyhall.bots.indian13 import Indian13Bot
-from rummyhall.bots.patti import PattiBot
 from rummyhall.games.indian13 import Indian13, Indian13Config
-from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.games.patti.bot import PattiBot
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import Game, notation, replay
 from rummyhall.sim import FairHouse, Runner, Tally
 

@@ -9,7 +9,7 @@ import pytest
 
 from rummyhall.cards import Card
 from rummyhall.games.invariants import PATTI_VIEWS, view_shape
-from rummyhall.games.patti import Patti
+from rummyhall.games.patti.engine import Patti
 from rummyhall.games.protocol import JSON, Event, Posting
 from rummyhall.sim import PattiReport, simulate, simulate_patti
 

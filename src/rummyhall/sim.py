@@ -27,11 +27,12 @@ from typing import Any, Final
 
 from rummyhall.bots import Bot
 from rummyhall.bots.indian13 import Indian13Bot
-from rummyhall.bots.patti import PattiBot
 from rummyhall.cards import Card, shoe
 from rummyhall.games.indian13 import Indian13, Indian13Config
 from rummyhall.games.invariants import Invariants
-from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.games.patti.bot import PattiBot
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, notation
 from rummyhall.shuffle import FairDeal
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import HOUSE, JSON, Deal, Event
 from rummyhall.shuffle import FairDeal
 from rummyhall.terminal import (
@@ -51,7 +52,7 @@ There are no timers here: take your time. The bots move at once."""
 
 def make_bot(seed: int, seat: int) -> Bot:
     """The house bot for ``seat`` (each seat gets its own seed derived from ``seed``)."""
-    from rummyhall.bots.patti import PattiBot
+    from rummyhall.games.patti.bot import PattiBot
 
     return PattiBot(seed=seed * 1000 + seat)
 

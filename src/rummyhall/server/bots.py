@@ -9,7 +9,7 @@ from rummyhall.bots import Bot
 
 _FACTORIES: dict[str, tuple[str, str]] = {
     "indian13": ("rummyhall.bots.indian13", "Indian13Bot"),
-    "patti": ("rummyhall.bots.patti", "PattiBot"),
+    "patti": ("rummyhall.games.patti.bot", "PattiBot"),
 }
 
 BOT_NAMES = (
