@@ -14,9 +14,10 @@ import pytest
 
 from conformance import Attempt, ConformanceReport, run_conformance
 from rummyhall.bots import Bot
-from rummyhall.bots.indian13 import Indian13Bot
 from rummyhall.cards import shoe
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.indian13.bot import Indian13Bot
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.patti.bot import PattiBot
 from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.rules import PattiConfig

@@ -14,8 +14,8 @@ from typing import Any, TextIO
 
 from rummyhall import __version__
 from rummyhall.cards import Card, CardError, format_cards, parse, parse_cards, parse_physical
-from rummyhall.games import indian13 as _indian13  # noqa: F401  (registers the game)
-from rummyhall.games import patti as _patti  # noqa: F401  (registers the game)
+from rummyhall.games.indian13 import engine as _indian13  # noqa: F401  (registers the game)
+from rummyhall.games.patti import engine as _patti  # noqa: F401  (registers the game)
 from rummyhall.games.protocol import (
     HOUSE,
     JSON,

@@ -26,9 +26,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from rummyhall.bots import Bot
-from rummyhall.bots.indian13 import Indian13Bot
 from rummyhall.cards import Card, shoe
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.indian13.bot import Indian13Bot
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.invariants import Invariants
 from rummyhall.games.patti.bot import PattiBot
 from rummyhall.games.patti.engine import Patti

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 
-ENGINES: tuple[str, ...] = ("indian13", "patti.engine")
+ENGINES: tuple[str, ...] = ("indian13.engine", "patti.engine")
 """Module names under :mod:`rummyhall.games`; each registers the game of the same name."""
 
 

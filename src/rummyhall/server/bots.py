@@ -8,7 +8,7 @@ from collections.abc import Callable
 from rummyhall.bots import Bot
 
 _FACTORIES: dict[str, tuple[str, str]] = {
-    "indian13": ("rummyhall.bots.indian13", "Indian13Bot"),
+    "indian13": ("rummyhall.games.indian13.bot", "Indian13Bot"),
     "patti": ("rummyhall.games.patti.bot", "PattiBot"),
 }
 
