@@ -5,8 +5,9 @@ A room is a game with fixed settings: the engine config every table of the room 
 seats its tables have, the chips a player brings to a seat (the buy-in, moved from the wallet to
 the seat's escrow account) and the chips a seat must hold for a new game to start with it. The
 server builds each game's engine config from the room and the game's number at the table
-(:meth:`Room.game_config`), so consecutive games rotate the first player where the game asks for
-it.
+(:meth:`Room.game_config`, which asks the engine: :meth:`Game.table_config
+<rummyhall.games.protocol.Game.table_config>`), so consecutive games carry the stacks over and
+rotate the first player where the game asks for it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from rummyhall.games.protocol import game_class
 
 JSON = dict[str, Any]
 
@@ -36,8 +39,6 @@ class Room:
     config: Mapping[str, Any]
     buy_in: int
     min_stack: int
-    rotate_first: bool = False
-    """Whether the engine takes the first player as ``first`` (Patti) instead of a toss."""
     tags: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -51,10 +52,7 @@ class Room:
         each seat holds when it starts."""
         config: JSON = dict(self.config)
         config["seats"] = self.seats
-        if self.game == "patti":
-            config["stacks"] = [stacks.get(seat, 0) for seat in range(1, self.seats + 1)]
-            config["first"] = (game_no - 1) % self.seats + 1
-        return config
+        return game_class(self.game).table_config(config, game_no=game_no, stacks=stacks)
 
     def to_json(self) -> JSON:
         return {
@@ -108,7 +106,6 @@ def _patti(boot: int, seats: int) -> Room:
         config={"boot": boot},
         buy_in=200 * boot,
         min_stack=10 * boot,
-        rotate_first=True,
     )
 
 

@@ -60,6 +60,7 @@ from rummyhall.games.protocol import (
     TooEarly,
     TooLate,
     UnknownSeat,
+    ViewShape,
     register,
 )
 
@@ -77,6 +78,15 @@ PLAYING: Final = "playing"
 PACKED: Final = "packed"
 SITTING_OUT: Final = "out"
 """Could not pay the boot: not dealt in."""
+
+PATTI_VIEWS: Final = ViewShape(
+    past=frozenset(),
+    repeats=frozenset({"seen", "result"}),
+    event_past=frozenset(),
+)
+"""How to read Rummy Patti views (:attr:`Game.view_shape`): ``seen`` (the hands a seat saw in
+sideshows, as they were then) and the result (the hands shown at the end) repeat cards found
+elsewhere; nothing describes an earlier game."""
 
 _SHOE: Final = tuple(shoe(1, 0))
 """One pack in canonical order: ``_SHOE[code]`` is the physical card with that code."""
@@ -109,6 +119,7 @@ class Patti(Game):
     """A game of Rummy Patti (see the module docstring)."""
 
     name: ClassVar[str] = "patti"
+    view_shape: ClassVar[ViewShape] = PATTI_VIEWS
 
     def __init__(self, config: PattiConfig | None = None) -> None:
         super().__init__()
@@ -161,6 +172,18 @@ class Patti(Game):
     @classmethod
     def create(cls, config: Mapping[str, Any]) -> Patti:
         return cls(PattiConfig.from_json(config))
+
+    @classmethod
+    def table_config(
+        cls, config: Mapping[str, Any], *, game_no: int, stacks: Mapping[int, int]
+    ) -> JSON:
+        """Each game at a table plays with the chips the seats hold as it starts, and the first
+        move passes one seat on from game to game (seat 1 first)."""
+        seats = int(config["seats"])
+        following: JSON = dict(config)
+        following["stacks"] = [stacks.get(seat, 0) for seat in range(1, seats + 1)]
+        following["first"] = (game_no - 1) % seats + 1
+        return following
 
     @property
     def result(self) -> Result | None:
