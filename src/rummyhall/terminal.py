@@ -19,10 +19,12 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Final, Generic, Protocol, TextIO, TypeVar
 
 from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups, sort_key
+from rummyhall.catalog import PlayRequest
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import PROFILE_RULES, Indian13Config
 from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, Game, GameError
@@ -1046,3 +1048,21 @@ def play(
 ) -> int:
     """Play one match at the terminal; the exit status."""
     return TerminalTable(settings, out=out, ask=ask, colour=colour, clock=clock).run()
+
+
+def start(request: PlayRequest, out: TextIO) -> Callable[[], int]:
+    """``rummyhall play indian13`` (its catalog entry's terminal, a
+    :data:`rummyhall.catalog.PlayEntry`): the settings from the request, checked (the game's config
+    is built from them) before the table opens; the match to play."""
+    pool = request.options.get("pool")
+    settings = PlaySettings(
+        profile=request.options.get("profile") or "classic",
+        mode="points" if pool is None else f"pool{pool}",
+        players=request.players,
+        seed=request.seed,
+        name=request.name,
+        record=request.record,
+        client_seed=request.client_seed,
+    )
+    settings.config()
+    return partial(play, settings, out=out)

@@ -1,5 +1,6 @@
 """The rooms of the lobby: which games are offered at which stakes (DESIGN.md, principle 6: rules
-are data).
+are data). Each game's rooms are in its folder (``games/<name>/rooms.py``); the catalog collects
+them (:func:`rummyhall.catalog.rooms`) and the server builds :class:`Rooms` from them.
 
 A room is a game with fixed settings: the engine config every table of the room uses, how many
 seats its tables have, the chips a player brings to a seat (the buy-in, moved from the wallet to
@@ -19,9 +20,6 @@ from typing import Any
 from rummyhall.games.protocol import game_class
 
 JSON = dict[str, Any]
-
-MAX_POINTS = 80
-"""The most points a 13-card loser pays (the cap of both profiles)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,66 +63,6 @@ class Room:
             "min_stack": self.min_stack,
             "config": dict(self.config),
         }
-
-
-def _points(profile: str, value: int, seats: int) -> Room:
-    # A loser pays at most the cap; a seat must cover that, and brings two deals' worth.
-    worst = MAX_POINTS * value
-    return Room(
-        key=f"indian13-{profile}-points-{value}-{seats}p",
-        game="indian13",
-        title=f"13 cards · points ({profile})",
-        stake=f"{value} chip{'s' if value > 1 else ''} a point",
-        seats=seats,
-        config={"profile": profile, "mode": "points", "point_value": value},
-        buy_in=2 * worst,
-        min_stack=worst,
-    )
-
-
-def _pool(mode: str, fee: int, seats: int) -> Room:
-    # The fee is paid when the pool starts and again for each rejoin: bring room for one rejoin.
-    return Room(
-        key=f"indian13-{mode}-{fee}-{seats}p",
-        game="indian13",
-        title=f"13 cards · pool {mode.removeprefix('pool')}",
-        stake=f"entry fee {fee}",
-        seats=seats,
-        config={"profile": "classic", "mode": mode, "entry_fee": fee, "rake_percent": 10},
-        buy_in=2 * fee,
-        min_stack=fee,
-    )
-
-
-def _patti(boot: int, seats: int) -> Room:
-    return Room(
-        key=f"patti-{boot}-{seats}p",
-        game="patti",
-        title="Rummy Patti",
-        stake=f"boot {boot}",
-        seats=seats,
-        config={"boot": boot},
-        buy_in=200 * boot,
-        min_stack=10 * boot,
-    )
-
-
-def default_rooms() -> tuple[Room, ...]:
-    """The lobby of a fresh install."""
-    return (
-        _points("classic", 1, 2),
-        _points("classic", 1, 6),
-        _points("classic", 5, 6),
-        _points("classic", 20, 6),
-        _points("vengala", 1, 4),
-        _pool("pool101", 50, 2),
-        _pool("pool101", 50, 6),
-        _pool("pool201", 100, 6),
-        _patti(10, 4),
-        _patti(10, 5),
-        _patti(100, 5),
-        _patti(1000, 5),
-    )
 
 
 class Rooms:

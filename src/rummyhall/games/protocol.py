@@ -388,26 +388,14 @@ def notation(entry: Mapping[str, Any]) -> str:
     return f"p{entry['seat']} {entry['action']}"
 
 
-_GAMES: dict[str, type[Game]] = {}
-
-
-def register(game: type[Game]) -> type[Game]:
-    """Class decorator: make a game known to :func:`replay` and the command line."""
-    _GAMES[game.name] = game
-    return game
-
-
 def game_class(name: str) -> type[Game]:
-    found = _GAMES.get(name)
-    if found is None:
-        # Engines register when their module is imported; the catalog imports them all.
-        from rummyhall.games.catalog import load_all
+    """The engine of the game called ``name`` (a record's ``game``), from the catalog of the
+    installed games (:func:`rummyhall.catalog.get`); ValueError naming the known games if none."""
+    # The one look-up from this layer into the catalog above it, made when called: a record
+    # names its game, and the catalog is where names are found (docs/architecture.md).
+    from rummyhall import catalog
 
-        load_all()
-        found = _GAMES.get(name)
-    if found is None:
-        raise ValueError(f"unknown game {name!r}; known: {', '.join(sorted(_GAMES))}")
-    return found
+    return catalog.get(name).engine
 
 
 def replay(record: Mapping[str, Any], *, upto: int | None = None) -> Game:

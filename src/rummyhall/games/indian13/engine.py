@@ -75,7 +75,6 @@ from rummyhall.games.protocol import (
     TooEarly,
     TooLate,
     UnknownSeat,
-    register,
     same_cards,
 )
 from rummyhall.melds import Wilds, check, get_profile
@@ -229,7 +228,6 @@ def _partition(groups: Sequence[Sequence[Card]], cards: Sequence[Card]) -> list[
     return laid
 
 
-@register
 class Indian13(Game):
     """13-card Indian Rummy (see the module docstring)."""
 

@@ -61,7 +61,6 @@ from rummyhall.games.protocol import (
     TooLate,
     UnknownSeat,
     ViewShape,
-    register,
 )
 
 # Phases of a game.
@@ -114,7 +113,6 @@ def _display(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda card: (-(14 if card.rank == 1 else card.rank), card.code))
 
 
-@register
 class Patti(Game):
     """A game of Rummy Patti (see the module docstring)."""
 
