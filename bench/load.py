@@ -118,8 +118,8 @@ async def _player(
 ) -> None:
     import random
 
-    from rummyhall.bots.patti import PattiBot
     from rummyhall.client import RoomClient
+    from rummyhall.games.patti.bot import PattiBot
 
     bot = PattiBot(seed=number)
     pace = random.Random(number)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rummyhall.cards import Card, shoe
-from rummyhall.patti import ALL_STRENGTHS, strength
+from rummyhall.games.patti.hands import ALL_STRENGTHS, strength
 from rummyhall.sim import simulate_patti
 
 STRENGTH_TARGET_NS = 150.0

@@ -21,10 +21,11 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from rummyhall import catalog
 from rummyhall.bots import Bot
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy.flows import attribute
-from rummyhall.economy.rooms import Rooms, default_rooms
+from rummyhall.economy.rooms import Rooms
 from rummyhall.games.protocol import Deal, game_class
 from rummyhall.server.app import create_app
 from rummyhall.server.bots import bot_factory
@@ -74,7 +75,7 @@ async def running(
     settings: Settings, *, clock: Clock | None = None, rooms: Rooms | None = None
 ) -> AsyncIterator[Running]:
     """A server on a free loopback port in this event loop, stopped at the end."""
-    app = create_app(settings, clock=clock, rooms=rooms or Rooms(default_rooms()))
+    app = create_app(settings, clock=clock, rooms=rooms or Rooms(catalog.rooms()))
     config = uvicorn.Config(
         app,
         host="127.0.0.1",

@@ -8,10 +8,11 @@ import json
 from types import MappingProxyType
 from typing import Any
 
-from rummyhall.bots import indian13 as bot_module
-from rummyhall.bots.indian13 import Indian13Bot, sequence_draws, solve
 from rummyhall.cards import parse, parse_cards
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.indian13 import bot as bot_module
+from rummyhall.games.indian13.bot import Indian13Bot, sequence_draws, solve
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.protocol import HOUSE
 from rummyhall.melds import Wilds, arrange, check, get_profile
 from rummyhall.sim import FairHouse, Runner, Tally, simulate
@@ -231,7 +232,7 @@ def test_idle_when_nothing_is_asked() -> None:
 
 def test_works_from_views_only() -> None:
     source = inspect.getsource(bot_module)
-    for engine in ("games.indian13", "games.protocol", "Indian13(", ".apply(", ".census("):
+    for engine in ("games.indian13.engine", "games.protocol", "Indian13(", ".apply(", ".census("):
         assert engine not in source
     t = table([P, A], "9D", "7H")
     view = t.view(1)

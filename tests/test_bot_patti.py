@@ -1,5 +1,5 @@
-"""The Rummy Patti bot (rummyhall.bots.patti): it plays from its view alone, every action it sends
-is accepted, it is reproducible from its seed, and its rules of thumb do what they say."""
+"""The Rummy Patti bot (rummyhall.games.patti.bot): it plays from its view alone, every action it
+sends is accepted, it is reproducible from its seed, and its rules of thumb do what they say."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from rummyhall.bots.patti import DEFAULT_STYLE, PattiBot, best_closed_swap
-from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.games.patti.bot import DEFAULT_STYLE, PattiBot, best_closed_swap
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.hands import TABLE, share_beaten
+from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import Deal
-from rummyhall.patti import TABLE, share_beaten
 from rummyhall.sim import FairHouse, PattiReport, Runner, Tally, simulate_patti
 from scenarios import patti_deck
 

@@ -19,7 +19,8 @@ import pytest
 
 from rummyhall import cli, terminal
 from rummyhall.cards import parse, parse_physical, sort_key
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.protocol import HOUSE, Deal, Game, refill_checks
 from rummyhall.shuffle import FairDeal
 from scenarios import Table, stacked
@@ -519,7 +520,7 @@ def test_play_refuses_a_bad_table(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_against_the_real_bot(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("rummyhall.bots.indian13")
+    pytest.importorskip("rummyhall.games.indian13.bot")
     monkeypatch.setattr(sys, "stdin", io.StringIO("drop\n"))
     monkeypatch.setattr(terminal, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
     # The client seed fixed too: with a fresh random one each run the deck (and so whether a bot

@@ -14,11 +14,13 @@ import pytest
 
 from conformance import Attempt, ConformanceReport, run_conformance
 from rummyhall.bots import Bot
-from rummyhall.bots.indian13 import Indian13Bot
-from rummyhall.bots.patti import PattiBot
 from rummyhall.cards import shoe
-from rummyhall.games.indian13 import Indian13, Indian13Config
-from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.games.indian13.bot import Indian13Bot
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
+from rummyhall.games.patti.bot import PattiBot
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import Game
 from scenarios import Table, stacked
 

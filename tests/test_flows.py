@@ -13,10 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rummyhall import cli
+from rummyhall import catalog, cli
 from rummyhall.economy import flows
 from rummyhall.economy.flows import attribute, parse_since, top_flows
-from rummyhall.economy.rooms import default_rooms
 from rummyhall.store import accounts
 from rummyhall.store import tables as store_tables
 from rummyhall.store.database import Database, default_url
@@ -111,7 +110,7 @@ def test_attribution_is_exact_and_fair(values: list[int], rake_percent: int) -> 
 
 async def _setup(db: Database, *names: str) -> tuple[dict[str, int], int, int]:
     """Accounts by name, a real-chip table and a practice table."""
-    rooms = {room.currency: room for room in default_rooms()}
+    rooms = {room.currency: room for room in catalog.rooms()}
     async with db.transaction() as session:
         ids = {name: (await accounts.create_bot(session, name)).id for name in names}
         tables = [

@@ -21,10 +21,12 @@ from typing import Any
 
 import pytest
 
-from rummyhall.bots.indian13 import Indian13Bot
-from rummyhall.bots.patti import PattiBot
-from rummyhall.games.indian13 import Indian13, Indian13Config
-from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.games.indian13.bot import Indian13Bot
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
+from rummyhall.games.patti.bot import PattiBot
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import Game, notation, replay
 from rummyhall.sim import FairHouse, Runner, Tally
 
@@ -43,7 +45,7 @@ class Blunderer:
         action = self.bot.act(view)
         if action is None or not action.startswith("discard "):
             return action
-        from rummyhall.bots.indian13 import solve
+        from rummyhall.games.indian13.bot import solve
 
         hand: list[str] = list(view["hand"])
         best = solve(f"indian13/{view['profile']}", str(view["cut"]), hand)

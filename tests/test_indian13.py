@@ -17,7 +17,15 @@ from typing import Any
 import pytest
 
 from rummyhall.cards import Card, format_groups, parse, shoe
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import (
+    CLASSIC,
+    COMMON,
+    POOL101,
+    POOL201,
+    VENGALA,
+    Indian13Config,
+)
 from rummyhall.games.protocol import (
     ERROR_CODES,
     HOUSE,
@@ -30,7 +38,6 @@ from rummyhall.games.protocol import (
     notation,
     replay,
 )
-from rummyhall.games.rules13 import CLASSIC, COMMON, POOL101, POOL201, VENGALA
 from rummyhall.melds import arrange
 from rummyhall.shuffle import FairDeal
 from scenarios import Table, stacked, views

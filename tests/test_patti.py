@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 from rummyhall.cards import shoe
 from rummyhall.games.invariants import Invariants
-from rummyhall.games.patti import (
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rules import (
     MAX_CHAAL_BOOTS,
     POT_LIMIT_BOOTS,
     TURN_MS,
-    Patti,
     PattiConfig,
     next_first,
 )

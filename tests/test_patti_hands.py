@@ -1,6 +1,6 @@
-"""Rummy Patti hand ranking (rummyhall.patti): the class counts over all 22,100 hands, the orders
-of docs/rules/rummy-patti.md inside each class, suits never breaking ties, and agreement with a
-reference comparison written independently below."""
+"""Rummy Patti hand ranking (rummyhall.games.patti.hands): the class counts over all 22,100 hands,
+the orders of docs/rules/rummy-patti.md inside each class, suits never breaking ties, and agreement
+with a reference comparison written independently below."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rummyhall.cards import Card, Suit, parse_cards, shoe
-from rummyhall.patti import (
+from rummyhall.games.patti.hands import (
     ALL_STRENGTHS,
     HAND_CLASSES,
     INVALID,

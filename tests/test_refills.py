@@ -15,7 +15,8 @@ import pytest
 
 from rummyhall.cards import parse_physical
 from rummyhall.cli import main
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.protocol import (
     HOUSE,
     Deal,

@@ -18,8 +18,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from rummyhall import catalog
 from rummyhall.client import ClientError, RoomClient
-from rummyhall.economy.rooms import Rooms, default_rooms
+from rummyhall.economy.rooms import Rooms
 from rummyhall.server.clock import FakeClock
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
@@ -640,8 +641,8 @@ async def test_every_documented_code_is_produced_by_some_request(
         rate_per_second=2.0,
         rate_burst=RATE_BURST,
     )
-    patti = {room.key: room for room in default_rooms()}["practice-patti-10-4p"]
-    rooms = Rooms((*default_rooms(), replace(patti, key=DUEL, seats=2)))
+    patti = {room.key: room for room in catalog.rooms()}["practice-patti-10-4p"]
+    rooms = Rooms((*catalog.rooms(), replace(patti, key=DUEL, seats=2)))
     wrong = {}
     async with running(settings, clock=clock, rooms=rooms) as server:
         # too_late moves the clock: it goes last

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from sqlalchemy import inspect, text
 
+from rummyhall import catalog
 from rummyhall.client import RoomClient
-from rummyhall.economy.rooms import Rooms, default_rooms
+from rummyhall.economy.rooms import Rooms
 from rummyhall.server.clock import FakeClock
 from rummyhall.server.hub import Hub
 from rummyhall.server.metrics import Metrics
@@ -102,7 +103,7 @@ async def test_a_restarted_server_opens_the_seed_and_deals_the_same_cards(
     # Another key cannot open the live deal's seed: the server says so and does not start.
     other = replace(settings, seed_key_file=tmp_path / "another.key")
     db = await Database.open(other.database_url)
-    hub = Hub(db, other, FakeClock(), Rooms(default_rooms()), Metrics())
+    hub = Hub(db, other, FakeClock(), Rooms(catalog.rooms()), Metrics())
     try:
         with pytest.raises(SealError, match=f"table {table}.*seed key"):
             await hub.start()

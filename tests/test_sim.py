@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from rummyhall.cards import Card, parse, parse_physical, shoe
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.invariants import (
     Invariants,
     allowed,

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from rummyhall.cards import Card
-from rummyhall.games.invariants import PATTI_VIEWS, view_shape
-from rummyhall.games.patti import Patti
+from rummyhall.games.invariants import view_shape
+from rummyhall.games.patti.engine import PATTI_VIEWS, Patti
 from rummyhall.games.protocol import JSON, Event, Posting
 from rummyhall.sim import PattiReport, simulate, simulate_patti
 

@@ -7,15 +7,13 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from rummyhall import __version__
+from rummyhall import __version__, catalog
 from rummyhall.cards import Card, CardError, format_cards, parse, parse_cards, parse_physical
-from rummyhall.games import indian13 as _indian13  # noqa: F401  (registers the game)
-from rummyhall.games import patti as _patti  # noqa: F401  (registers the game)
+from rummyhall.catalog import CliOption, GamePlugin, PlayRequest
 from rummyhall.games.protocol import (
     HOUSE,
     JSON,
@@ -30,7 +28,7 @@ from rummyhall.games.protocol import (
     replay,
     same_cards,
 )
-from rummyhall.melds import Arrangement, arrange, get_profile
+from rummyhall.melds import DEFAULT_PROFILE, PROFILES, Arrangement, arrange, get_profile
 from rummyhall.shuffle import commitment, deal_order, refill_order
 
 
@@ -396,7 +394,9 @@ def _state_note(game: Game) -> str:
     return " · ".join(parts)
 
 
-def _event_note(event: Event) -> str | None:
+def rummy_event_note(event: Event) -> str | None:
+    """What a rummy event adds to its line in ``replay --verbose`` (a catalog entry's
+    :attr:`~rummyhall.catalog.GamePlugin.replay_notes`)."""
     data = event.data
     kind = event.kind
     if kind == "draw" and data.get("from") == "open":
@@ -423,7 +423,7 @@ def _event_note(event: Event) -> str | None:
     return None
 
 
-def _patti_note(event: Event) -> str | None:
+def patti_event_note(event: Event) -> str | None:
     """What a Rummy Patti event adds to its line in ``replay --verbose``."""
     data = event.data
     kind = event.kind
@@ -534,7 +534,7 @@ def _verbose_lines(record: Mapping[str, Any]) -> list[str]:
             seeds = None
         seconds = (int(entry["at"]) - origin) / 1000
         line = f"{seconds:8.1f}s {notation(entry)}"
-        note_of = _patti_note if game.name == "patti" else _event_note
+        note_of = catalog.get(game.name).event_note()
         notes = [note for event in events if (note := note_of(event)) is not None]
         if notes:
             line += "  (" + "; ".join(notes) + ")"
@@ -617,42 +617,44 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    """``rummyhall play GAME``: the game's settings from the flags, checked (the game's config is
-    built from them) before the table opens."""
-    seats: dict[str, Any] = {
-        "players": args.players,
-        "seed": args.seed,
-        "name": args.name,
-        "record": None if args.record is None else Path(args.record),
-        "client_seed": args.client_seed,
-    }
-    start: Callable[[], int]
+    """``rummyhall play GAME``: the game's terminal table (its catalog entry's), given what every
+    game takes and the game's own options, checked before the table opens."""
+    plugin = catalog.get(args.game)
+    refused = _foreign_options(plugin, args)
+    if refused:
+        return _refuse("play", refused)
+    request = PlayRequest(
+        players=args.players,
+        seed=args.seed,
+        name=args.name,
+        record=None if args.record is None else Path(args.record),
+        client_seed=args.client_seed,
+        options={option.dest: getattr(args, option.dest) for option in plugin.play_options},
+    )
     try:
-        if args.game == "patti":
-            from rummyhall import terminal_patti
-
-            if args.profile is not None or args.pool is not None:
-                return _refuse("play", "Rummy Patti has no --profile or --pool")
-            patti = terminal_patti.PattiSettings(
-                boot=10 if args.boot is None else args.boot, stack=args.stack or 0, **seats
-            )
-            patti.config()
-            start = partial(terminal_patti.play, patti, out=out)
-        else:
-            from rummyhall import terminal
-
-            if args.boot is not None or args.stack is not None:
-                return _refuse("play", "--boot and --stack are for patti")
-            indian13 = terminal.PlaySettings(
-                profile=args.profile or "classic",
-                mode="points" if args.pool is None else f"pool{args.pool}",
-                **seats,
-            )
-            indian13.config()
-            start = partial(terminal.play, indian13, out=out)
+        start = plugin.play_entry()(request, out)
     except ValueError as exc:
         return _refuse("play", exc)
     return start()
+
+
+def _foreign_options(plugin: GamePlugin, args: argparse.Namespace) -> str | None:
+    """What to say when ``play`` was given options of other games only (None: nothing): each
+    such game's options, named."""
+    own = {option.dest for option in plugin.play_options}
+    flags: list[str] = []
+    clauses: list[str] = []
+    for other in catalog.games():
+        theirs = [option for option in other.play_options if option.dest not in own]
+        if other is plugin or not any(getattr(args, o.dest) is not None for o in theirs):
+            continue
+        named = [option.flags[0] for option in theirs]
+        flags += [flag for flag in named if flag not in flags]
+        verb = "are" if len(named) > 1 else "is"
+        clauses.append(f"{' and '.join(named)} {verb} for {other.name}")
+    if not clauses:
+        return None
+    return f"{plugin.title} has no {' or '.join(flags)} ({'; '.join(clauses)})"
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -685,10 +687,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("arrange", help="best arrangement and penalty of a hand")
     p.add_argument("hand", nargs="?", help='cards, e.g. "AS 2S 3S 7H 7D 7C ..."')
     p.add_argument("--joker", help="the cut card, e.g. 7D (JK: aces are wild)")
+    profiles = list(PROFILES)
     p.add_argument(
         "--profile",
-        default="indian13/classic",
-        help="indian13/classic, indian13/vengala or marriage21",
+        default=DEFAULT_PROFILE.name,
+        help=f"{', '.join(profiles[:-1])} or {profiles[-1]}",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
@@ -736,25 +739,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_replay)
 
     p = sub.add_parser("play", help="play at the terminal against bots (you are seat 1)")
-    p.add_argument("game", choices=["indian13", "patti"], help="the game")
-    p.add_argument(
-        "--profile", choices=["classic", "vengala"], help="indian13: the rules (default classic)"
-    )
+    p.add_argument("game", choices=catalog.names(), help="the game")
     p.add_argument("--players", type=int, default=4, help="players at the table, you included")
-    p.add_argument(
-        "--pool",
-        type=int,
-        choices=[101, 201],
-        help="indian13: play a pool (else one deal for points)",
-    )
-    p.add_argument("--boot", type=int, help="patti: the boot (default 10)")
-    p.add_argument("--stack", type=int, help="patti: chips each player brings (default 100 boots)")
+    _add_game_options(p)
     p.add_argument("--seed", type=int, default=0, help="the bots' seed")
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument(
         "--record",
         metavar="FILE",
-        help="write the game record here at the end (patti: game N of the session to FILE-N)",
+        help="write the game record here at the end (in a session of games, game N to FILE-N)",
     )
     p.add_argument("--client-seed", help="your client seed for the provably-fair deals")
     p.set_defaults(run=_cmd_play)
@@ -762,8 +755,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "simulate", help="bots play each other: speed, results and invariants checked"
     )
-    p.add_argument("--game", default="indian13", help="indian13 or patti")
-    p.add_argument("--profile", default="classic", help="indian13: classic or vengala")
+    names = catalog.names()
+    p.add_argument(
+        "--game",
+        default=catalog.default().name,
+        help=f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0],
+    )
+    profiled = [plugin for plugin in catalog.games() if plugin.profiles]
+    p.add_argument(
+        "--profile",
+        default=profiled[0].profiles[0] if profiled else "",
+        help="; ".join(f"{g.name}: {' or '.join(g.profiles)}" for g in profiled) or "unused",
+    )
     p.add_argument("--players", type=int, default=4)
     p.add_argument(
         "--deals", "--games", dest="deals", type=int, default=500, help="deals (games) to play"
@@ -779,6 +782,28 @@ def build_parser() -> argparse.ArgumentParser:
     _add_server_commands(sub)
     _add_audit_command(sub)
     return parser
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    """Every game's own ``play`` options (:attr:`~rummyhall.catalog.GamePlugin.play_options`),
+    each once; the help says which games take it."""
+    taken: dict[str, list[str]] = {}
+    options: dict[str, CliOption] = {}
+    for plugin in catalog.games():
+        for option in plugin.play_options:
+            if option.dest in options and options[option.dest] != option:
+                raise ValueError(f"two games define {option.flags[0]} differently")
+            options[option.dest] = option
+            taken.setdefault(option.dest, []).append(plugin.name)
+    for dest, option in options.items():
+        extra: dict[str, Any] = {} if option.type is None else {"type": option.type}
+        parser.add_argument(
+            *option.flags,
+            dest=dest,
+            choices=option.choices,
+            help=f"{', '.join(taken[dest])}: {option.help}",
+            **extra,
+        )
 
 
 def _add_audit_command(sub: Any) -> None:

@@ -25,13 +25,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
+from rummyhall import catalog
 from rummyhall.bots import Bot
-from rummyhall.bots.indian13 import Indian13Bot
-from rummyhall.bots.patti import PattiBot
 from rummyhall.cards import Card, shoe
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.invariants import Invariants
-from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, notation
 from rummyhall.shuffle import FairDeal
 
@@ -347,19 +348,14 @@ BotFactory = Callable[[int, int], Bot]
 """(seat, seed) -> a bot for that seat."""
 
 
-def _indian13_bot(seat: int, seed: int) -> Bot:
-    return Indian13Bot(seed=seed)
-
-
-def _patti_bot(seat: int, seed: int) -> Bot:
-    return PattiBot(seed=seed)
-
-
-_BOTS: Final[dict[str, BotFactory]] = {"indian13": _indian13_bot, "patti": _patti_bot}
+def own_bots(game: str) -> BotFactory:
+    """The game's own bot in every seat (its catalog entry's, seeded with the seat's seed)."""
+    make = catalog.get(game).bot
+    return lambda seat, seed: make(seed)
 
 
 def simulate(
-    game: str = "indian13",
+    game: str | None = None,
     profile: str = "classic",
     players: int = 4,
     deals: int = 500,
@@ -371,18 +367,44 @@ def simulate(
 ) -> SimReport | PattiReport:
     """Bots play ``deals`` deals (whole matches in a pool) and the report says how it went.
 
+    ``game`` names the game (default: the catalog's first, :func:`rummyhall.catalog.default`);
+    its catalog entry says how it is simulated (:attr:`rummyhall.catalog.GamePlugin.simulate`).
     ``bots`` makes the bot of each seat (default: the game's own bot). For ``patti`` a deal is a
     game, ``profile`` is not used and ``mode`` must be ``points`` (:func:`simulate_patti`).
     Raises ValueError for an unknown game or a table the rules do not allow."""
-    if game not in _BOTS:
-        raise ValueError(f"no bot plays {game!r}; known: {', '.join(sorted(_BOTS))}")
+    try:
+        plugin = catalog.default() if game is None else catalog.get(game)
+    except catalog.UnknownGame:
+        known = ", ".join(sorted(catalog.names()))
+        raise ValueError(f"no bot plays {game!r}; known: {known}") from None
     if deals < 1:
         raise ValueError("simulate at least one deal")
-    if game == "patti":
-        if mode != "points":
-            raise ValueError("Rummy Patti has no modes; leave --mode out")
-        return simulate_patti(players, deals, seed, checks, bots=bots)
-    make_bot = bots or _BOTS[game]
+    report: SimReport | PattiReport = plugin.simulator()(
+        profile=profile,
+        players=players,
+        deals=deals,
+        seed=seed,
+        mode=mode,
+        checks=checks,
+        bots=bots,
+    )
+    return report
+
+
+def simulate_indian13(
+    *,
+    profile: str,
+    players: int,
+    deals: int,
+    seed: int,
+    mode: str,
+    checks: bool,
+    bots: BotFactory | None,
+) -> SimReport:
+    """:func:`simulate` for 13-card Indian Rummy: tables of one match each (a points game is one
+    deal), until ``deals`` deals are played."""
+    game = Indian13.name
+    make_bot = bots or own_bots(game)
     config = Indian13Config(
         profile=profile,
         seats=players,
@@ -581,7 +603,7 @@ def simulate_patti(
     if games < 1:
         raise ValueError("simulate at least one game")
     config = PattiConfig(seats=players, boot=boot, stacks=(stack,) * players)
-    make_bot = bots or _patti_bot
+    make_bot = bots or own_bots(Patti.name)
     seats = {s: make_bot(s, seed * 1_000_003 + s) for s in range(1, players + 1)}
     house = FairHouse(seed)
     tally = PattiTally(players)
@@ -608,7 +630,7 @@ def simulate_patti(
         config = config.following(stacks)
     seconds = time.perf_counter() - started
     return PattiReport(
-        game="patti",
+        game=Patti.name,
         players=players,
         seed=seed,
         checks=checks,
@@ -626,3 +648,20 @@ def simulate_patti(
         violations=list(tally.violations),
         violation_count=tally.violation_count,
     )
+
+
+def simulate_patti_session(
+    *,
+    profile: str,
+    players: int,
+    deals: int,
+    seed: int,
+    mode: str,
+    checks: bool,
+    bots: BotFactory | None,
+) -> PattiReport:
+    """:func:`simulate` for Rummy Patti: one table session of ``deals`` games
+    (:func:`simulate_patti`); there is no profile and no mode."""
+    if mode != "points":
+        raise ValueError("Rummy Patti has no modes; leave --mode out")
+    return simulate_patti(players, deals, seed, checks, bots=bots)

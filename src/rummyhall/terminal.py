@@ -19,13 +19,15 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Final, Generic, Protocol, TextIO, TypeVar
 
 from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups, sort_key
-from rummyhall.games.indian13 import Indian13, Indian13Config
+from rummyhall.catalog import PlayRequest
+from rummyhall.games.indian13.engine import Indian13
+from rummyhall.games.indian13.rules import PROFILE_RULES, Indian13Config
 from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, Game, GameError
-from rummyhall.games.rules13 import PROFILES
 from rummyhall.melds import Arrangement, Hint, Kind, Role, arrange, check, hint
 from rummyhall.shuffle import FairDeal
 
@@ -81,7 +83,7 @@ class Bot(Protocol):
 
 def make_bot(seed: int, seat: int) -> Bot:
     """The house bot for ``seat`` (each seat gets its own seed derived from ``seed``)."""
-    from rummyhall.bots.indian13 import Indian13Bot
+    from rummyhall.games.indian13.bot import Indian13Bot
 
     return Indian13Bot(seed=seed * 1000 + seat)
 
@@ -437,7 +439,7 @@ class TerminalTable(TerminalBase[Indian13]):
             bot_factory=bot_factory or make_bot,
             deal_source=deal_source or new_fair_deal,
         )
-        self.melds = PROFILES[settings.profile].melds
+        self.melds = PROFILE_RULES[settings.profile].melds
         self.fair: list[FairDeal] = []
         self.refills = 0
         """Refills of the closed deck in the current deal (each derived from its seeds)."""
@@ -1046,3 +1048,21 @@ def play(
 ) -> int:
     """Play one match at the terminal; the exit status."""
     return TerminalTable(settings, out=out, ask=ask, colour=colour, clock=clock).run()
+
+
+def start(request: PlayRequest, out: TextIO) -> Callable[[], int]:
+    """``rummyhall play indian13`` (its catalog entry's terminal, a
+    :data:`rummyhall.catalog.PlayEntry`): the settings from the request, checked (the game's config
+    is built from them) before the table opens; the match to play."""
+    pool = request.options.get("pool")
+    settings = PlaySettings(
+        profile=request.options.get("profile") or "classic",
+        mode="points" if pool is None else f"pool{pool}",
+        players=request.players,
+        seed=request.seed,
+        name=request.name,
+        record=request.record,
+        client_seed=request.client_seed,
+    )
+    settings.config()
+    return partial(play, settings, out=out)

@@ -15,10 +15,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from rummyhall.games.patti import Patti, PattiConfig
+from rummyhall.catalog import PlayRequest
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import HOUSE, JSON, Deal, Event
 from rummyhall.shuffle import FairDeal
 from rummyhall.terminal import (
@@ -51,7 +54,7 @@ There are no timers here: take your time. The bots move at once."""
 
 def make_bot(seed: int, seat: int) -> Bot:
     """The house bot for ``seat`` (each seat gets its own seed derived from ``seed``)."""
-    from rummyhall.bots.patti import PattiBot
+    from rummyhall.games.patti.bot import PattiBot
 
     return PattiBot(seed=seed * 1000 + seat)
 
@@ -431,3 +434,21 @@ def play(
 ) -> int:
     """Play a session at the terminal; the exit status."""
     return PattiTable(settings, out=out, ask=ask, colour=colour, clock=clock).run()
+
+
+def start(request: PlayRequest, out: TextIO) -> Callable[[], int]:
+    """``rummyhall play patti`` (its catalog entry's terminal, a
+    :data:`rummyhall.catalog.PlayEntry`): the settings from the request, checked (the first game's
+    config is built from them) before the table opens; the session to play."""
+    boot = request.options.get("boot")
+    settings = PattiSettings(
+        boot=10 if boot is None else boot,
+        stack=request.options.get("stack") or 0,
+        players=request.players,
+        seed=request.seed,
+        name=request.name,
+        record=request.record,
+        client_seed=request.client_seed,
+    )
+    settings.config()
+    return partial(play, settings, out=out)

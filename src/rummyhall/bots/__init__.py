@@ -1,8 +1,9 @@
 """Bots: one per game. A bot sees only what its seat may see: it gets the seat's view (the same
 data a client gets) and answers with the next action in the game's notation, or None.
 
-* :class:`rummyhall.bots.indian13.Indian13Bot`: 13-card Indian Rummy, both profiles, points and
-  pools.
+Each game's bot lives in its folder, ``rummyhall/games/<name>/bot.py``, and its catalog entry
+(:attr:`rummyhall.catalog.GamePlugin.bot`) makes one from a seed; this package keeps what they
+share, the :class:`Bot` protocol.
 """
 
 from __future__ import annotations

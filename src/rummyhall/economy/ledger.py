@@ -31,7 +31,7 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from sqlalchemy import (
     BigInteger,
@@ -55,9 +55,6 @@ from rummyhall.store.models import (
     table,
     utcnow,
 )
-
-if TYPE_CHECKING:
-    from rummyhall.economy.audit import AuditReport
 
 MINT = "mint"
 BURN = "burn"
@@ -430,10 +427,3 @@ async def transaction_exists(session: AsyncSession, key: str) -> bool:
 def _transaction_exists(conn: Connection, key: str) -> bool:
     found = conn.scalar(select(_TRANSACTIONS.c.id).where(_TRANSACTIONS.c.key == key))
     return found is not None
-
-
-async def audit(session: AsyncSession) -> AuditReport:
-    """Check every ledger invariant; see :func:`rummyhall.economy.audit.audit`."""
-    from rummyhall.economy.audit import audit as run_audit
-
-    return await run_audit(session)

@@ -1,12 +1,14 @@
 """The rooms of the lobby: which games are offered at which stakes (DESIGN.md, principle 6: rules
-are data).
+are data). Each game's rooms are in its folder (``games/<name>/rooms.py``); the catalog collects
+them (:func:`rummyhall.catalog.rooms`) and the server builds :class:`Rooms` from them.
 
 A room is a game with fixed settings: the engine config every table of the room uses, how many
 seats its tables have, the chips a player brings to a seat (the buy-in, moved from the wallet to
 the seat's escrow account) and the chips a seat must hold for a new game to start with it. The
 server builds each game's engine config from the room and the game's number at the table
-(:meth:`Room.game_config`), so consecutive games rotate the first player where the game asks for
-it.
+(:meth:`Room.game_config`, which asks the engine: :meth:`Game.table_config
+<rummyhall.games.protocol.Game.table_config>`), so consecutive games carry the stacks over and
+rotate the first player where the game asks for it.
 
 A room plays with one currency (:class:`~rummyhall.economy.ledger.Currency`): real chips, or
 practice chips in the practice rooms, which anyone may play (guests only there). Every table of a
@@ -21,11 +23,9 @@ from typing import Any
 
 from rummyhall.economy import ledger
 from rummyhall.economy.ledger import CHIPS, PRACTICE, Currency
+from rummyhall.games.protocol import game_class
 
 JSON = dict[str, Any]
-
-MAX_POINTS = 80
-"""The most points a 13-card loser pays (the cap of both profiles)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +43,6 @@ class Room:
     config: Mapping[str, Any]
     buy_in: int
     min_stack: int
-    rotate_first: bool = False
-    """Whether the engine takes the first player as ``first`` (Patti) instead of a toss."""
     tags: tuple[str, ...] = field(default=())
     currency: str = CHIPS.key
     """The chips the room plays with (a key of ``ledger.CURRENCIES``)."""
@@ -61,10 +59,7 @@ class Room:
         each seat holds when it starts."""
         config: JSON = dict(self.config)
         config["seats"] = self.seats
-        if self.game == "patti":
-            config["stacks"] = [stacks.get(seat, 0) for seat in range(1, self.seats + 1)]
-            config["first"] = (game_no - 1) % self.seats + 1
-        return config
+        return game_class(self.game).table_config(config, game_no=game_no, stacks=stacks)
 
     @property
     def chips(self) -> Currency:
@@ -89,79 +84,10 @@ class Room:
         }
 
 
-def _points(profile: str, value: int, seats: int) -> Room:
-    # A loser pays at most the cap; a seat must cover that, and brings two deals' worth.
-    worst = MAX_POINTS * value
-    return Room(
-        key=f"indian13-{profile}-points-{value}-{seats}p",
-        game="indian13",
-        title=f"13 cards · points ({profile})",
-        stake=f"{value} chip{'s' if value > 1 else ''} a point",
-        seats=seats,
-        config={"profile": profile, "mode": "points", "point_value": value},
-        buy_in=2 * worst,
-        min_stack=worst,
-    )
-
-
-def _pool(mode: str, fee: int, seats: int) -> Room:
-    # The fee is paid when the pool starts and again for each rejoin: bring room for one rejoin.
-    return Room(
-        key=f"indian13-{mode}-{fee}-{seats}p",
-        game="indian13",
-        title=f"13 cards · pool {mode.removeprefix('pool')}",
-        stake=f"entry fee {fee}",
-        seats=seats,
-        config={"profile": "classic", "mode": mode, "entry_fee": fee, "rake_percent": 10},
-        buy_in=2 * fee,
-        min_stack=fee,
-    )
-
-
-def _patti(boot: int, seats: int) -> Room:
-    return Room(
-        key=f"patti-{boot}-{seats}p",
-        game="patti",
-        title="Rummy Patti",
-        stake=f"boot {boot}",
-        seats=seats,
-        config={"boot": boot},
-        buy_in=200 * boot,
-        min_stack=10 * boot,
-        rotate_first=True,
-    )
-
-
 def practice(room: Room) -> Room:
     """The practice twin of a room: the same game at the same stakes, played with practice
     chips; its key is the room's with ``practice-`` in front."""
     return replace(room, key=f"practice-{room.key}", currency=PRACTICE.key)
-
-
-def default_rooms() -> tuple[Room, ...]:
-    """The lobby of a fresh install: real-chip rooms, then the practice rooms (13 cards at
-    points and pool 101 for two and six players, Rummy Patti for four and five), at the lowest
-    real stakes: the same games, for learning and for guests."""
-    return (
-        _points("classic", 1, 2),
-        _points("classic", 1, 6),
-        _points("classic", 5, 6),
-        _points("classic", 20, 6),
-        _points("vengala", 1, 4),
-        _pool("pool101", 50, 2),
-        _pool("pool101", 50, 6),
-        _pool("pool201", 100, 6),
-        _patti(10, 4),
-        _patti(10, 5),
-        _patti(100, 5),
-        _patti(1000, 5),
-        practice(_points("classic", 1, 2)),
-        practice(_points("classic", 1, 6)),
-        practice(_pool("pool101", 50, 2)),
-        practice(_pool("pool101", 50, 6)),
-        practice(_patti(10, 4)),
-        practice(_patti(10, 5)),
-    )
 
 
 class Rooms:

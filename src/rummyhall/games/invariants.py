@@ -9,7 +9,8 @@ measurements"). Each check returns a list of violations in words (empty: all is 
   each card, the copies a view shows may not exceed the copies in the locations the seat may see
   (the census names say which: :func:`seen_by`). Some parts of a view repeat others or describe
   the past rather than where cards are now; :class:`ViewShape` says which, and the past must be
-  the same for every viewer.
+  the same for every viewer. Each engine says how (:attr:`Game.view_shape
+  <rummyhall.games.protocol.Game.view_shape>`).
 
 Census names (:meth:`Game.census <rummyhall.games.protocol.Game.census>`): ``closed`` and ``out``
 nobody may see, ``hand:N`` and ``finish:N`` seat N only, anything else everyone. A name may end in
@@ -25,11 +26,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from rummyhall.cards import Card
-from rummyhall.games.protocol import Event, Game, Result
+from rummyhall.games.protocol import DEFAULT_VIEWS, Event, Game, Result, ViewShape
 
 HIDDEN_PLACES: Final = frozenset({"closed", "out"})
 """Census locations nobody may see."""
@@ -52,39 +52,15 @@ def seen_by(location: str, seat: int | None) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class ViewShape:
-    """How to read a game's views for the leak check.
-
-    ``past``: top-level keys that describe earlier deals or fixed facts (history, result, the
-    toss, the cut card) rather than where cards lie now; they are not counted but must be equal in
-    every view. ``repeats``: keys whose cards repeat other parts of the same view (a player's own
-    arrangement repeats their hand); each is checked on its own instead of being added up. An entry
-    of a list of seats whose ``seat`` is the viewer repeats the viewer's own cards too.
-    ``event_past``: keys inside event data that describe earlier deals."""
-
-    past: frozenset[str] = frozenset({"history", "result", "toss", "cut"})
-    repeats: frozenset[str] = frozenset({"arrangement"})
-    event_past: frozenset[str] = frozenset({"deals", "history"})
-
-
-RUMMY_VIEWS: Final = ViewShape()
-
-PATTI_VIEWS: Final = ViewShape(
-    past=frozenset(),
-    repeats=frozenset({"seen", "result"}),
-    event_past=frozenset(),
-)
-"""Rummy Patti views: ``seen`` (the hands a seat saw in sideshows, as they were then) and the
-result (the hands shown at the end) repeat cards found elsewhere; nothing describes an earlier
-game."""
-
-VIEW_SHAPES: Final[dict[str, ViewShape]] = {"indian13": RUMMY_VIEWS, "patti": PATTI_VIEWS}
+RUMMY_VIEWS: Final = DEFAULT_VIEWS
+"""The rummy games' view shape, every engine's default (:attr:`Game.view_shape
+<rummyhall.games.protocol.Game.view_shape>`)."""
 
 
 def view_shape(game: Game) -> ViewShape:
-    """How to read ``game``'s views (the rummy games' shape unless the game has its own)."""
-    return VIEW_SHAPES.get(game.name, RUMMY_VIEWS)
+    """How to read ``game``'s views: its engine's :attr:`~rummyhall.games.protocol.Game.view_shape`
+    (the rummy games' shape unless the game has its own)."""
+    return game.view_shape
 
 
 def check_cards(census: Mapping[str, Sequence[Card]], shoe: Iterable[Card]) -> list[str]:

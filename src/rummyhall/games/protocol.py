@@ -25,7 +25,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rummyhall.cards import Card, format_cards, parse_physical
 from rummyhall.shuffle import FairDeal
@@ -223,6 +223,26 @@ class Deal:
         return f"deal {format_cards(self.deck[:5])} ... ({len(self.deck)} cards)"
 
 
+@dataclass(frozen=True, slots=True)
+class ViewShape:
+    """How to read a game's views for the leak check of :mod:`rummyhall.games.invariants`.
+
+    ``past``: top-level keys that describe earlier deals or fixed facts (history, result, the
+    toss, the cut card) rather than where cards lie now; they are not counted but must be equal in
+    every view. ``repeats``: keys whose cards repeat other parts of the same view (a player's own
+    arrangement repeats their hand); each is checked on its own instead of being added up. An entry
+    of a list of seats whose ``seat`` is the viewer repeats the viewer's own cards too.
+    ``event_past``: keys inside event data that describe earlier deals."""
+
+    past: frozenset[str] = frozenset({"history", "result", "toss", "cut"})
+    repeats: frozenset[str] = frozenset({"arrangement"})
+    event_past: frozenset[str] = frozenset({"deals", "history"})
+
+
+DEFAULT_VIEWS: Final = ViewShape()
+"""The rummy games' view shape, every engine's default."""
+
+
 def same_cards(a: Sequence[Card], b: Sequence[Card]) -> bool:
     """Whether two card lists name the same cards in the same order; a card without a copy number
     (copy 0) matches any copy of its value."""
@@ -235,7 +255,11 @@ class Game(ABC):
     """A game in progress (see the module docstring)."""
 
     name: ClassVar[str]
-    """The game's id in configs and records, e.g. ``"indian13"``."""
+    """The game's id in configs and records; also the name of its folder, ``games/<name>/``."""
+
+    view_shape: ClassVar[ViewShape] = DEFAULT_VIEWS
+    """How the invariant checks (:mod:`rummyhall.games.invariants`) read this game's views:
+    which parts repeat others or describe the past. The rummy games' shape unless overridden."""
 
     def __init__(self) -> None:
         self.log: list[JSON] = []
@@ -258,6 +282,17 @@ class Game(ABC):
     @abstractmethod
     def create(cls, config: Mapping[str, Any]) -> Game:
         """A new game from a config as :meth:`config_json` writes it."""
+
+    @classmethod
+    def table_config(
+        cls, config: Mapping[str, Any], *, game_no: int, stacks: Mapping[int, int]
+    ) -> JSON:
+        """The config of game number ``game_no`` (1, 2, ...) at a table whose games all start
+        from ``config`` (a room's, with its ``seats``), given the chips each seat holds as the game
+        starts (``stacks``, by seat; a seat nobody holds is missing). What carries over from game
+        to game is the game's business: Rummy Patti plays with the stacks and passes the first
+        move on. The default: ``config`` unchanged."""
+        return dict(config)
 
     @abstractmethod
     def awaited(self) -> list[Awaited]:
@@ -353,26 +388,14 @@ def notation(entry: Mapping[str, Any]) -> str:
     return f"p{entry['seat']} {entry['action']}"
 
 
-_GAMES: dict[str, type[Game]] = {}
-
-
-def register(game: type[Game]) -> type[Game]:
-    """Class decorator: make a game known to :func:`replay` and the command line."""
-    _GAMES[game.name] = game
-    return game
-
-
 def game_class(name: str) -> type[Game]:
-    found = _GAMES.get(name)
-    if found is None:
-        # Engines register when their module is imported; the catalog imports them all.
-        from rummyhall.games.catalog import load_all
+    """The engine of the game called ``name`` (a record's ``game``), from the catalog of the
+    installed games (:func:`rummyhall.catalog.get`); ValueError naming the known games if none."""
+    # The one look-up from this layer into the catalog above it, made when called: a record
+    # names its game, and the catalog is where names are found (docs/architecture.md).
+    from rummyhall import catalog
 
-        load_all()
-        found = _GAMES.get(name)
-    if found is None:
-        raise ValueError(f"unknown game {name!r}; known: {', '.join(sorted(_GAMES))}")
-    return found
+    return catalog.get(name).engine
 
 
 def replay(record: Mapping[str, Any], *, upto: int | None = None) -> Game:

@@ -9,6 +9,7 @@ docs/melds.md defines all three.
 from rummyhall.melds.hints import Hint, HintGroup, Role, hint
 from rummyhall.melds.kinds import Group, Kind, Verdict, check, classify
 from rummyhall.melds.profiles import (
+    DEFAULT_PROFILE,
     INDIAN13_CLASSIC,
     INDIAN13_VENGALA,
     MARRIAGE21,
@@ -20,6 +21,7 @@ from rummyhall.melds.profiles import (
 from rummyhall.melds.solver import Arrangement, arrange
 
 __all__ = [
+    "DEFAULT_PROFILE",
     "INDIAN13_CLASSIC",
     "INDIAN13_VENGALA",
     "MARRIAGE21",

@@ -112,6 +112,8 @@ MARRIAGE21: Final = Profile(
 PROFILES: Final[dict[str, Profile]] = {
     p.name: p for p in (INDIAN13_CLASSIC, INDIAN13_VENGALA, MARRIAGE21)
 }
+DEFAULT_PROFILE: Final = INDIAN13_CLASSIC
+"""The profile a request that names none is judged by (``rummyhall arrange``, /api/arrange)."""
 # Short names for command lines: "classic", "vengala", "marriage".
 ALIASES: Final = {"classic": INDIAN13_CLASSIC, "vengala": INDIAN13_VENGALA, "marriage": MARRIAGE21}
 

@@ -23,9 +23,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import Scope
 
+from rummyhall import catalog
 from rummyhall.economy.ledger import InsufficientChips
-from rummyhall.economy.rooms import Rooms, default_rooms
-from rummyhall.games.catalog import load_all
+from rummyhall.economy.rooms import Rooms
 from rummyhall.games.protocol import GameError
 from rummyhall.server import api, ws
 from rummyhall.server.clock import Clock, SystemClock
@@ -130,7 +130,7 @@ def _purge_sessions_periodically(db: Database, clock: Clock, every_ms: int) -> _
 def create_app(
     settings: Settings, *, clock: Clock | None = None, rooms: Rooms | None = None
 ) -> FastAPI:
-    load_all()
+    catalog.games()  # every game's engine, bot and rooms loaded before the first request
     metrics = Metrics()
     clock = clock or SystemClock()
     hash_pool = HashPool(settings.hash_workers, settings.hash_queue)
@@ -138,7 +138,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = await Database.open(settings.database_url)
-        hub = Hub(db, settings, clock, rooms or Rooms(default_rooms()), metrics)
+        hub = Hub(db, settings, clock, rooms or Rooms(catalog.rooms()), metrics)
         app.state.db = db
         app.state.hub = hub
         app.state.admin_token = admin_token(settings.data_dir)

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-
-from rummyhall.bots import Bot
-
-_FACTORIES: dict[str, tuple[str, str]] = {
-    "indian13": ("rummyhall.bots.indian13", "Indian13Bot"),
-    "patti": ("rummyhall.bots.patti", "PattiBot"),
-}
+from rummyhall import catalog
+from rummyhall.catalog import MakeBot
 
 BOT_NAMES = (
     "Asha", "Bharat", "Chitra", "Dev", "Esha", "Farhan", "Gita", "Hari", "Indu", "Jai",
@@ -19,16 +12,10 @@ BOT_NAMES = (
 )  # fmt: skip
 
 
-def bot_factory(game: str) -> Callable[[int], Bot]:
-    """A function from a seed to a new bot for ``game``; ValueError if the game has none."""
-    where = _FACTORIES.get(game)
-    if where is None:
-        raise ValueError(f"there is no bot for {game!r}")
-    module = importlib.import_module(where[0])
-    cls = getattr(module, where[1])
-
-    def make(seed: int) -> Bot:
-        bot: Bot = cls(seed=seed)
-        return bot
-
-    return make
+def bot_factory(game: str) -> MakeBot:
+    """A function from a seed to a new bot for ``game`` (its catalog entry's); ValueError if the
+    game has none."""
+    try:
+        return catalog.get(game).bot
+    except catalog.UnknownGame:
+        raise ValueError(f"there is no bot for {game!r}") from None

@@ -8,6 +8,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rummyhall.melds import DEFAULT_PROFILE
+
 PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
 """No control characters: a client id and an action are stored in the table's log, and
 PostgreSQL cannot store a NUL in text (a cid carrying one failed the log write)."""
@@ -116,7 +118,7 @@ class AutoRebuy(_Message):
 class ArrangeRequest(_Message):
     hand: Annotated[str, Field(max_length=200)]
     joker: Annotated[str, Field(max_length=4)]
-    profile: str = "indian13/classic"
+    profile: str = DEFAULT_PROFILE.name
 
 
 class Grant(_Message):
@@ -132,8 +134,8 @@ CardText = Annotated[str, Field(min_length=1, max_length=6)]
 
 class CheckRequest(_Message):
     """A player's own grouping to judge: groups of cards in notation, the deal's cut card (or its
-    wild rank, e.g. ``"5"``), the meld profile (``classic``, ``vengala`` or a full profile name
-    such as ``indian13/classic``)."""
+    wild rank, e.g. ``"5"``), the meld profile (a short name such as ``classic`` or a full one,
+    :data:`rummyhall.melds.PROFILES`)."""
 
     groups: Annotated[list[Annotated[list[CardText], Field(max_length=30)]], Field(max_length=30)]
     joker: Annotated[str, Field(min_length=1, max_length=4)]

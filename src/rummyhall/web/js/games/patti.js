@@ -2,7 +2,7 @@
 // limit, chaal / chaal 2X with their prices, the exchange flow, sideshow (ask, and the asked
 // player's accept/refuse prompt with its deadline), show, pack, the sideshow comparison and the
 // showdown. The rules stay on the server: every button follows `legal`, every amount comes from
-// the engine's view (src/rummyhall/games/patti.py `view()`), actions are sent in the notation of
+// the engine's view (src/rummyhall/games/patti/engine.py `view()`), actions are sent in the notation of
 // docs/records.md ("chaal", "chaal 2x", "exchange open 7H 2x", "sideshow", "accept", ...).
 //
 // Test hooks (data-testid):

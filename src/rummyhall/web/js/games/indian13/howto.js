@@ -1,6 +1,6 @@
 // "How to play" for 13-card rummy, in our own words: the lobby and the table show it through
 // js/games/registry.js (howToPlay) and js/howto.js, so the shell never names a game. The
-// numbers are the ones the engine uses (src/rummyhall/games/rules13.py); keep them in step.
+// numbers are the ones the engine uses (src/rummyhall/games/indian13/rules.py); keep them in step.
 //
 // Shape: {title, summary, sections: [{heading, items: [[term, words], ...]}]}
 

@@ -1,6 +1,6 @@
 // "How to play" for Rummy Patti, in our own words: the lobby and the table show it through
 // js/games/registry.js (howToPlay) and js/howto.js, so the shell never names a game. The
-// numbers are the engine's defaults (src/rummyhall/games/patti.py); keep them in step.
+// numbers are the engine's defaults (src/rummyhall/games/patti/rules.py); keep them in step.
 //
 // Shape: {title, summary, sections: [{heading, items: [[term, words], ...]}]}
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummyhall.cards import Card, format_cards, indian_points, parse
-from rummyhall.games.rules13 import POOLS, PROFILES, DropScores
+from rummyhall.games.indian13.rules import POOLS, PROFILE_RULES, DropScores
 from rummyhall.melds import Arrangement, Wilds, arrange, get_profile
 
 View = Mapping[str, Any]
@@ -299,7 +299,7 @@ class Indian13Bot:
     @staticmethod
     def _drops(view: View) -> DropScores:
         pool = POOLS.get(str(view.get("mode")))
-        return pool.drops if pool is not None else PROFILES[str(view["profile"])].drops
+        return pool.drops if pool is not None else PROFILE_RULES[str(view["profile"])].drops
 
     def _finish_turn(self, view: View) -> Iterator[str]:
         profile, cut = self._profile(view), str(view["cut"])

@@ -1,15 +1,20 @@
-"""The numbers of 13-card Indian Rummy as typed, frozen data (DESIGN.md, principle 6).
+"""The numbers and the config of 13-card Indian Rummy as typed, frozen data (DESIGN.md,
+principle 6).
 
-Two rule profiles (``classic``, ``vengala``) and three modes (``points``, ``pool101``,
-``pool201``). The engine (:mod:`rummyhall.games.indian13`) reads these objects and holds no rule
-literal of its own. Sources: docs/rules/indian-rummy-13.md and the 13-card section of
-shared/rules/DECISIONS.md.
+Two rule profiles (``classic``, ``vengala``: :data:`PROFILE_RULES`, not to be confused with the
+meld profiles of :mod:`rummyhall.melds.profiles` they name) and three modes (``points``,
+``pool101``, ``pool201``); :class:`Indian13Config` is one table. The engine
+(:mod:`rummyhall.games.indian13.engine`) reads these objects and holds no rule literal of its own.
+Sources: docs/rules/indian-rummy-13.md and the 13-card section of shared/rules/DECISIONS.md.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Final, Literal
+
+from rummyhall.games.protocol import JSON
 
 ProfileName = Literal["classic", "vengala"]
 ModeName = Literal["points", "pool101", "pool201"]
@@ -151,6 +156,80 @@ POOL201: Final = PoolRules(
     name="pool201", elimination=201, rejoin_limit=174, drops=DropScores(first=25, middle=50)
 )
 
-PROFILES: Final[dict[str, ProfileRules]] = {CLASSIC.name: CLASSIC, VENGALA.name: VENGALA}
+PROFILE_RULES: Final[dict[str, ProfileRules]] = {CLASSIC.name: CLASSIC, VENGALA.name: VENGALA}
 POOLS: Final[dict[str, PoolRules]] = {POOL101.name: POOL101, POOL201.name: POOL201}
 MODES: Final[tuple[str, ...]] = ("points", *POOLS)
+
+
+@dataclass(frozen=True, slots=True)
+class Indian13Config:
+    """A 13-card table. ``order`` (turn order, first mover first) skips the toss."""
+
+    profile: str = "classic"
+    seats: int = 2
+    mode: str = "points"
+    point_value: int = 1
+    """Chips per point at a points table."""
+    entry_fee: int = 0
+    """Chips each player pays into a pool (and again to rejoin)."""
+    rake_percent: int = 0
+    """Share of a pool the house keeps, in percent (rounded down to whole chips)."""
+    turn_ms: int = TIMERS.turn_ms
+    extra_ms: int = TIMERS.extra_ms
+    declare_ms: int = TIMERS.declare_ms
+    order: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILE_RULES:
+            raise ValueError(
+                f"profile must be one of {', '.join(PROFILE_RULES)}, not {self.profile!r}"
+            )
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        rules = PROFILE_RULES[self.profile]
+        if not rules.min_seats <= self.seats <= rules.max_seats:
+            raise ValueError(
+                f"{self.profile} tables seat {rules.min_seats} to {rules.max_seats} players"
+            )
+        if self.point_value < 1:
+            raise ValueError("the point value must be at least 1 chip")
+        if self.entry_fee < 0:
+            raise ValueError("the entry fee cannot be negative")
+        if not 0 <= self.rake_percent <= 100:
+            raise ValueError("the rake is a percentage from 0 to 100")
+        if self.turn_ms <= 0 or self.declare_ms <= 0 or self.extra_ms < 0:
+            raise ValueError("turn and declare times must be positive, extra time not negative")
+        if self.order is not None:
+            order = tuple(self.order)
+            object.__setattr__(self, "order", order)
+            if sorted(order) != list(range(1, self.seats + 1)):
+                raise ValueError(f"order must name every seat 1..{self.seats} once")
+
+    @property
+    def rules(self) -> ProfileRules:
+        return PROFILE_RULES[self.profile]
+
+    @property
+    def pool(self) -> PoolRules | None:
+        return POOLS.get(self.mode)
+
+    @property
+    def drops(self) -> DropScores:
+        pool = self.pool
+        return self.rules.drops if pool is None else pool.drops
+
+    def to_json(self) -> JSON:
+        data: JSON = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["order"] = None if self.order is None else list(self.order)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Indian13Config:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
+        values = dict(data)
+        if values.get("order") is not None:
+            values["order"] = tuple(int(seat) for seat in values["order"])
+        return cls(**values)

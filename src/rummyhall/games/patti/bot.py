@@ -2,8 +2,8 @@
 
 It sees what its seat sees and nothing more: ``act`` gets ``game.view(seat)`` and answers with the
 next action in the game's notation (docs/records.md), or None. Its measure of a hand is the share
-of all 22,100 hands it beats (:func:`rummyhall.patti.share_beaten`), a tie counting half; against
-``k`` opponents it counts on winning about ``share ** k``. On top of that:
+of all 22,100 hands it beats (:func:`rummyhall.games.patti.hands.share_beaten`), a tie counting
+half; against ``k`` opponents it counts on winning about ``share ** k``. On top of that:
 
 * **Sideshow information.** A hand it saw in a sideshow, whose player has not exchanged since, is
   compared exactly: an opponent known to be better makes it pack, one known to be worse no longer
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummyhall.cards import shoe
-from rummyhall.patti import TABLE, share_beaten
+from rummyhall.games.patti.hands import TABLE, share_beaten
 
 View = Mapping[str, Any]
 

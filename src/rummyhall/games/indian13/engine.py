@@ -1,7 +1,8 @@
 """13-card Indian Rummy: one engine for both rule profiles (``classic``, ``vengala``), played for
 points or as a 101 / 201 pool.
 
-The rules are docs/rules/indian-rummy-13.md; the numbers live in :mod:`rummyhall.games.rules13`;
+The rules are docs/rules/indian-rummy-13.md; the numbers and the config live in
+:mod:`rummyhall.games.indian13.rules`;
 the record format and the notation of every action are in docs/records.md.
 
 Actions (seat ``N`` is ``pN`` in notation, the house ``p0``)::
@@ -39,7 +40,7 @@ Where the rules say nothing, the engine decides so:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from rummyhall.cards import (
@@ -53,6 +54,10 @@ from rummyhall.cards import (
     rank_text,
     shoe,
     sort_key,
+)
+from rummyhall.games.indian13.rules import (
+    COMMON,
+    Indian13Config,
 )
 from rummyhall.games.protocol import (
     HOUSE,
@@ -70,18 +75,7 @@ from rummyhall.games.protocol import (
     TooEarly,
     TooLate,
     UnknownSeat,
-    register,
     same_cards,
-)
-from rummyhall.games.rules13 import (
-    COMMON,
-    MODES,
-    POOLS,
-    PROFILES,
-    TIMERS,
-    DropScores,
-    PoolRules,
-    ProfileRules,
 )
 from rummyhall.melds import Wilds, check, get_profile
 
@@ -115,78 +109,6 @@ _IN_DEAL: Final = frozenset({PLAYING, SHOWING})
 _FIXED: Final = frozenset({WON, DROPPED, WRONG, REMOVED})
 """Statuses whose score is public as soon as it is known."""
 _DEAL_PHASES: Final = frozenset({PLAY, RESHUFFLE, DECLARE, SHOW})
-
-
-@dataclass(frozen=True, slots=True)
-class Indian13Config:
-    """A 13-card table. ``order`` (turn order, first mover first) skips the toss."""
-
-    profile: str = "classic"
-    seats: int = 2
-    mode: str = "points"
-    point_value: int = 1
-    """Chips per point at a points table."""
-    entry_fee: int = 0
-    """Chips each player pays into a pool (and again to rejoin)."""
-    rake_percent: int = 0
-    """Share of a pool the house keeps, in percent (rounded down to whole chips)."""
-    turn_ms: int = TIMERS.turn_ms
-    extra_ms: int = TIMERS.extra_ms
-    declare_ms: int = TIMERS.declare_ms
-    order: tuple[int, ...] | None = None
-
-    def __post_init__(self) -> None:
-        if self.profile not in PROFILES:
-            raise ValueError(f"profile must be one of {', '.join(PROFILES)}, not {self.profile!r}")
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
-        rules = PROFILES[self.profile]
-        if not rules.min_seats <= self.seats <= rules.max_seats:
-            raise ValueError(
-                f"{self.profile} tables seat {rules.min_seats} to {rules.max_seats} players"
-            )
-        if self.point_value < 1:
-            raise ValueError("the point value must be at least 1 chip")
-        if self.entry_fee < 0:
-            raise ValueError("the entry fee cannot be negative")
-        if not 0 <= self.rake_percent <= 100:
-            raise ValueError("the rake is a percentage from 0 to 100")
-        if self.turn_ms <= 0 or self.declare_ms <= 0 or self.extra_ms < 0:
-            raise ValueError("turn and declare times must be positive, extra time not negative")
-        if self.order is not None:
-            order = tuple(self.order)
-            object.__setattr__(self, "order", order)
-            if sorted(order) != list(range(1, self.seats + 1)):
-                raise ValueError(f"order must name every seat 1..{self.seats} once")
-
-    @property
-    def rules(self) -> ProfileRules:
-        return PROFILES[self.profile]
-
-    @property
-    def pool(self) -> PoolRules | None:
-        return POOLS.get(self.mode)
-
-    @property
-    def drops(self) -> DropScores:
-        pool = self.pool
-        return self.rules.drops if pool is None else pool.drops
-
-    def to_json(self) -> JSON:
-        data: JSON = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["order"] = None if self.order is None else list(self.order)
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Indian13Config:
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
-        values = dict(data)
-        if values.get("order") is not None:
-            values["order"] = tuple(int(seat) for seat in values["order"])
-        return cls(**values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +228,6 @@ def _partition(groups: Sequence[Sequence[Card]], cards: Sequence[Card]) -> list[
     return laid
 
 
-@register
 class Indian13(Game):
     """13-card Indian Rummy (see the module docstring)."""
 

@@ -1,0 +1,35 @@
+"""The catalog entry of Rummy Patti (:mod:`rummyhall.catalog`): what the server, the command line
+and the simulator need to offer the game, and nothing they have to guess."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rummyhall.bots import Bot
+from rummyhall.catalog import CliOption, GamePlugin
+from rummyhall.games.patti.bot import PattiBot
+from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.rooms import ROOMS
+
+
+def make_bot(seed: int) -> Bot:
+    return PattiBot(seed=seed)
+
+
+PLUGIN: Final = GamePlugin(
+    name=Patti.name,
+    title="Rummy Patti",
+    engine=Patti,
+    bot=make_bot,
+    rooms=ROOMS,
+    # The parts below still live outside this folder (issue 16 moves them in, one by one).
+    terminal="rummyhall.terminal_patti:start",
+    tally="rummyhall.sim:PattiTally",
+    simulate="rummyhall.sim:simulate_patti_session",
+    replay_notes="rummyhall.cli:patti_event_note",
+    play_options=(
+        CliOption(("--boot",), "the boot (default 10)", type=int),
+        CliOption(("--stack",), "chips each player brings (default 100 boots)", type=int),
+    ),
+    order=40,
+)
