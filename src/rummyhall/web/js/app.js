@@ -14,6 +14,10 @@
 //   rejoin-<id>, leave-<id>, elsewhere-dialog (elsewhere-go, elsewhere-also),
 //   invite-input, invite-open, invite-dialog, invite-link, invite-copy, invite-go,
 //   how-to-play-<game> (opens the game's guide: js/howto.js)
+//
+// The games come from GET /api/games (js/games/registry.js): their names, their blurbs, and
+// from each game's view module how its rooms are headed (roomHeading) and what leaving in the
+// middle of a game gives up (givingUp); this file names no game.
 
 import { api, ApiError } from './api.js';
 import { explain } from './errors.js';
@@ -24,12 +28,14 @@ import { TableSocket } from './socket.js';
 import { renderTable } from './table.js';
 import { howToPlayButton } from './howto.js';
 import { sitWithConsent } from './seating.js';
+import { gameList, gameViews, loadGameStyles } from './games/registry.js';
 
 const root = document.getElementById('app');
 const topbar = document.getElementById('topbar');
 
 const app = {
   me: null,
+  games: [], // GET /api/games, asked on start
   socket: null,
   screen: null, // {destroy()} of the current screen
   routeToken: 0,
@@ -217,20 +223,23 @@ function renderSignIn(hash) {
   clear(root).append(el('section', { class: 'signin', 'data-testid': 'signin' },
     el('div', { class: 'signin-hero' }, fan,
       el('h1', {}, 'Rummy Hall'),
-      el('p', { class: 'tagline' }, invited ? 'A friend invited you to a table. Sign in or play as a guest to join.' : '13-card rummy and Rummy Patti with friends, strangers and bots.')),
+      el('p', { class: 'tagline' }, invited ? 'A friend invited you to a table. Sign in or play as a guest to join.' : tagline())),
     el('div', { class: 'panel signin-panel' }, el('h2', {}, 'Sign in to play'), form)));
   name.focus();
 }
 
+// The sign-in screen's tagline: "A, B and C with friends, strangers and bots.", the games' short
+// names (GET /api/games).
+function tagline() {
+  const labels = app.games.map((info) => info.label);
+  const games = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels[0] || 'Card games';
+  return `${games} with friends, strangers and bots.`;
+}
+
 // ---- the lobby ----------------------------------------------------------------------------
-const GAME_NAMES = { indian13: '13-card rummy', patti: 'Rummy Patti' };
-const GAME_BLURBS = {
-  indian13: 'Meld 13 cards into sequences and sets; points, pool 101 and pool 201 tables.',
-  patti: 'Three cards, a pot and nerve: chaal, exchange, sideshow and show.',
-};
 
 // A room's money in words, each fact named for what it is: what a game costs (a pool's entry
-// fee, a point's value, Patti's boot), the chips you bring to the seat (the buy-in, from your
+// fee, a point's value, a boot), the chips you bring to the seat (the buy-in, from your
 // wallet; the rest comes back when you leave) and the least a seat must hold to be dealt in.
 // Read off the room's engine settings, so a new game with the same settings needs nothing here.
 function roomFacts(room) {
@@ -274,12 +283,14 @@ function renderLobby(rootNode) {
     yours, games));
 
   const tableLists = new Map(); // room key -> element
+  const views = new Map(); // game -> {info, module}
   let rooms = [];
 
   async function load() {
     try {
-      const [me, data] = await Promise.all([app.refreshMe(), api('GET', '/api/rooms')]);
+      const [me, data, loaded] = await Promise.all([app.refreshMe(), api('GET', '/api/rooms'), gameViews()]);
       if (!alive) return;
+      for (const entry of loaded) views.set(entry.info.name, entry);
       rooms = data.rooms;
       drawYours(me);
       drawRooms(data);
@@ -313,8 +324,10 @@ function renderLobby(rootNode) {
 
   async function leaveFromLobby(entry) {
     if (entry.playing) {
+      const module = (views.get(entry.game) || {}).module;
+      const givingUp = (module && module.givingUp) || 'giving it up';
       const ok = await confirmDialog(`Leave table ${entry.table}?`,
-        'A game is in progress there: leaving gives it up now (a drop at rummy, a pack at Rummy Patti, with what that costs), and you stand up when it ends. Your other chips go back to your wallet.',
+        `A game is in progress there: leaving gives it up now (${givingUp}, with what that costs), and you stand up when it ends. Your other chips go back to your wallet.`,
         { yes: 'Leave and give up', no: 'Stay' });
       if (!ok) return;
     }
@@ -332,23 +345,25 @@ function renderLobby(rootNode) {
     tableLists.clear();
     for (const game of data.games) {
       const gameRooms = data.rooms.filter((room) => room.game === game);
+      const { info = {}, module = null } = views.get(game) || {};
       const grid = el('div', { class: 'room-grid' });
-      for (const room of gameRooms) grid.append(roomCard(room));
+      for (const room of gameRooms) grid.append(roomCard(room, module));
       games.append(el('section', { class: `game game-${game}`, 'data-testid': `game-${game}` },
         el('div', { class: 'game-head' },
-          el('h2', {}, GAME_NAMES[game] || game), el('p', { class: 'muted' }, GAME_BLURBS[game] || ''),
+          el('h2', {}, info.label || game), el('p', { class: 'muted' }, info.blurb || ''),
           howToPlayButton(game)),
         grid));
     }
   }
 
-  function roomCard(room) {
+  // A room's heading: the game's view says (roomHeading), else the room's title.
+  function roomCard(room, module) {
     const list = el('div', { class: 'room-tables', 'data-testid': `tables-${room.key}` });
     tableLists.set(room.key, list);
-    const subtitle = room.title.replace(/^13 cards · /, '').replace(/^./, (c) => c.toUpperCase());
+    const heading = module && module.roomHeading ? module.roomHeading(room) : room.title;
     return el('article', { class: 'room', 'data-testid': `room-${room.key}`, 'data-room': room.key },
       el('header', { class: 'room-head' },
-        el('h3', {}, room.game === 'patti' ? room.stake : subtitle),
+        el('h3', {}, heading),
         el('span', { class: 'room-seats', title: 'seats at a table' }, `${room.seats} seats`)),
       el('dl', { class: 'room-facts' }, ...roomFacts(room).map(({ label, value, why, testid }) => el('div', { title: why, 'data-testid': `fact-${testid}-${room.key}` },
         el('dt', {}, label), el('dd', {}, value)))),
@@ -447,6 +462,13 @@ window.addEventListener('hashchange', route);
 window.addEventListener('online', () => app.socket && app.socket.reconnectNow());
 
 async function start() {
+  // The games first (their names and style sheets), so no screen is drawn without them.
+  try {
+    app.games = await gameList();
+    await loadGameStyles();
+  } catch (error) {
+    console.error('games', error);
+  }
   // The session probe answers 200 signed in or not, so a signed-out first visit logs no failed
   // request in the console; /api/me (the wallet and the seats) only once there is someone.
   try {
