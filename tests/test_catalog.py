@@ -115,6 +115,22 @@ def test_a_plugin_must_be_consistent() -> None:
         GamePlugin(**{**fields, "rooms": catalog.get("indian13").rooms})
     with pytest.raises(ValueError, match="not 'module:attribute'"):
         GamePlugin(**{**fields, "tally": "rummyhall.sim.Tally"})
+    with pytest.raises(ValueError, match="not a path inside the client"):
+        GamePlugin(**{**fields, "web_view": "../elsewhere.js"})
+
+
+def test_a_plugin_finds_its_web_view_by_its_name_unless_told() -> None:
+    base = catalog.get("patti")
+    assert (base.web_view, base.web_style) == ("js/games/patti.js", "css/patti.css")
+    assert (base.label, catalog.get("indian13").label) == ("Rummy Patti", "13-card rummy")
+    fields = {name: getattr(base, name) for name in GamePlugin.__dataclass_fields__}
+    fields.update(label="", web_view="js/games/patti2.js", web_style="")
+    plugin = GamePlugin(**fields)
+    assert (plugin.label, plugin.web_view, plugin.web_style) == (
+        "Rummy Patti",
+        "js/games/patti2.js",
+        "css/patti.css",
+    )
 
 
 # --- each module of a game's folder in its layer (DESIGN.md, "Layers") ------------------------

@@ -124,8 +124,29 @@ class GamePlugin:
     """The rule profiles a config may name (``profile``), default first; empty if none."""
     order: int = 50
     """The game's place in the lobby and in lists: lower first, then by name."""
+    label: str = ""
+    """The game's short name in the lobby's headings and the history's lists ("13-card rummy");
+    the :attr:`title` when empty."""
+    blurb: str = ""
+    """One line under the game's heading in the lobby: what playing it is like."""
+    web_view: str = ""
+    """The URL path of the game's view module in the browser client, relative to the client's root
+    (``src/rummyhall/web``); ``js/games/<name>.js`` when empty (docs/client.md, "The games'
+    views")."""
+    web_style: str = ""
+    """The URL path of the view's style sheet, relative to the client's root; ``css/<name>.css``
+    when empty (the shell links it only when the file is there)."""
 
     def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", self.title)
+        if not self.web_view:
+            object.__setattr__(self, "web_view", f"js/games/{self.name}.js")
+        if not self.web_style:
+            object.__setattr__(self, "web_style", f"css/{self.name}.css")
+        for path in (self.web_view, self.web_style):
+            if path.startswith("/") or ".." in path.split("/"):
+                raise ValueError(f"plugin {self.name!r}: {path!r} is not a path inside the client")
         if self.name != self.engine.name:
             raise ValueError(f"plugin {self.name!r} names the engine of {self.engine.name!r}")
         for room in self.rooms:

@@ -145,15 +145,18 @@ def test_history_replay_and_verify(
     outcome = page.evaluate(
         """async ([record, replay]) => {
             const fair = await import('/js/fair.js');
+            // the game's deal order, from its view module (as the page's Verify finds it)
+            const registry = await import('/js/games/registry.js');
+            const { dealtCards } = await registry.gameView(record.game);
             const altered = structuredClone(record);
             const deal = altered.actions[0].deal;
             const flip = deal.server_seed.endsWith('0') ? '1' : '0';
             deal.server_seed = deal.server_seed.slice(0, -1) + flip;
-            const bad = await fair.verifyRecord(altered, replay.steps, replay.seat);
+            const bad = await fair.verifyRecord(altered, replay.steps, replay.seat, dealtCards);
             // a forged commitment that matches the altered seed still fails on the dealt cards
             deal.commitment = await fair.commitmentOf(deal.server_seed);
-            const forged = await fair.verifyRecord(altered, replay.steps, replay.seat);
-            const good = await fair.verifyRecord(record, replay.steps, replay.seat);
+            const forged = await fair.verifyRecord(altered, replay.steps, replay.seat, dealtCards);
+            const good = await fair.verifyRecord(record, replay.steps, replay.seat, dealtCards);
             return {bad: bad.ok, badProblems: bad.deals[0].problems, forged: forged.ok,
                     forgedProblems: forged.deals[0].problems, good: good.ok};
         }""",

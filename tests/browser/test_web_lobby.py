@@ -259,6 +259,37 @@ def test_practice_chips_are_refilled_when_low(
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
+def test_every_game_view_loads_through_the_registry(
+    page: Page, play_as_guest: Callable[[Page], None], page_api: Callable[..., Any]
+) -> None:
+    """The shell finds the games at GET /api/games and imports each view module from the URL it
+    gives (js/games/registry.js); each has the interface of docs/client.md, and the lobby heads
+    each game with its short name and blurb and has its style sheet linked."""
+    play_as_guest(page)
+    games = page_api(page, "GET", "/api/games")["body"]["games"]
+    assert games
+    loaded = page.evaluate(
+        """async () => {
+            const registry = await import('/js/games/registry.js');
+            return (await registry.gameViews()).map(({ info, module }) => ({
+                name: info.name,
+                exports: Object.keys(module).sort(),
+                guide: Boolean(module.howToPlay && module.howToPlay.title),
+                styled: Boolean(document.querySelector(`link[data-game="${info.name}"]`)),
+            }));
+        }"""
+    )
+    assert [entry["name"] for entry in loaded] == [game["name"] for game in games]
+    for entry in loaded:
+        assert {"createView", "howToPlay", "dealtCards", "roomHeading"} <= set(entry["exports"])
+        assert entry["guide"] and entry["styled"], entry
+    for game in games:
+        head = page.get_by_test_id(f"game-{game['name']}").locator(".game-head")
+        expect(head.locator("h2")).to_have_text(game["label"])
+        expect(head).to_contain_text(game["blurb"])
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
 def test_quick_seat_fills_the_table_with_bots(
     page: Page,
     play_as_guest: Callable[[Page], None],

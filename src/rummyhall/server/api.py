@@ -9,11 +9,13 @@ import hmac
 import ipaddress
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from rummyhall import catalog
 from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
 from rummyhall.economy import ledger, wallets
 from rummyhall.economy.ledger import CHIPS, CURRENCIES, PRACTICE
@@ -48,6 +50,12 @@ MAX_ID = 2**63 - 1
 """The largest id a row can have (a signed 64-bit integer, on SQLite and PostgreSQL)."""
 
 router = APIRouter(prefix="/api")
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+"""The browser client's files; the server serves them at ``/`` (server/app.py)."""
+
+GAMES_CACHE = "public, max-age=300"
+"""``GET /api/games`` changes only when the installation's games do (a restart)."""
 
 
 def _hub(request: Request) -> Hub:
@@ -367,6 +375,26 @@ async def practice_refill(account: Me, request: Request) -> JSON:
     except WalletError as error:
         raise _wallet_error(error) from error
     return {"practice": practice}
+
+
+@router.get("/games")
+async def games(response: Response) -> JSON:
+    """The installation's games, in lobby order, with what the browser client needs to show each
+    one without naming it: its view module, its style sheet, its names (docs/protocol.md)."""
+    response.headers["Cache-Control"] = GAMES_CACHE
+    return {"games": [_game_json(plugin) for plugin in catalog.games()]}
+
+
+def _game_json(plugin: catalog.GamePlugin) -> JSON:
+    return {
+        "name": plugin.name,
+        "title": plugin.title,
+        "label": plugin.label,
+        "blurb": plugin.blurb,
+        "view": f"/{plugin.web_view}",
+        "style": f"/{plugin.web_style}" if (WEB / plugin.web_style).is_file() else None,
+        "order": plugin.order,
+    }
 
 
 @router.get("/rooms")

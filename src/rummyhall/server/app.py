@@ -40,7 +40,8 @@ from rummyhall.store.database import Database
 
 log = logging.getLogger(__name__)
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+WEB = api.WEB
+"""The browser client's files (src/rummyhall/web), served at ``/``."""
 
 DOCS_ASSETS = "/docs-assets"
 """Where /docs loads Swagger UI's script and styles from: the copy the ``fastapi-offline``

@@ -20,6 +20,8 @@ def make_bot(seed: int) -> Bot:
 PLUGIN: Final = GamePlugin(
     name=Indian13.name,
     title="13-card Indian Rummy",
+    label="13-card rummy",
+    blurb="Meld 13 cards into sequences and sets; points, pool 101 and pool 201 tables.",
     engine=Indian13,
     bot=make_bot,
     rooms=ROOMS,

@@ -19,6 +19,7 @@ def make_bot(seed: int) -> Bot:
 PLUGIN: Final = GamePlugin(
     name=Patti.name,
     title="Rummy Patti",
+    blurb="Three cards, a pot and nerve: chaal, exchange, sideshow and show.",
     engine=Patti,
     bot=make_bot,
     rooms=ROOMS,

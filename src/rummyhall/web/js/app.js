@@ -21,6 +21,10 @@
 //   rejoin-<id>, leave-<id>, elsewhere-dialog (elsewhere-go, elsewhere-also),
 //   invite-input, invite-open, invite-dialog, invite-link, invite-copy, invite-go,
 //   how-to-play-<game> (opens the game's guide: js/howto.js)
+//
+// The games come from GET /api/games (js/games/registry.js): their names, their blurbs, and
+// from each game's view module how its rooms are headed (roomHeading) and what leaving in the
+// middle of a game gives up (givingUp); this file names no game.
 
 import { api, ApiError } from './api.js';
 import { explain } from './errors.js';
@@ -31,12 +35,14 @@ import { TableSocket } from './socket.js';
 import { renderTable } from './table.js';
 import { howToPlayButton } from './howto.js';
 import { sitWithConsent } from './seating.js';
+import { gameList, gameViews, loadGameStyles } from './games/registry.js';
 
 const root = document.getElementById('app');
 const topbar = document.getElementById('topbar');
 
 const app = {
   me: null,
+  games: [], // GET /api/games, asked on start
   socket: null,
   screen: null, // {destroy()} of the current screen
   routeToken: 0,
@@ -294,20 +300,23 @@ function renderSignIn(hash) {
   clear(root).append(el('section', { class: 'signin', 'data-testid': 'signin' },
     el('div', { class: 'signin-hero' }, fan,
       el('h1', {}, 'Rummy Hall'),
-      el('p', { class: 'tagline' }, invited ? 'A friend invited you to a table. Sign in or play as a guest to join.' : '13-card rummy and Rummy Patti with friends, strangers and bots.')),
+      el('p', { class: 'tagline' }, invited ? 'A friend invited you to a table. Sign in or play as a guest to join.' : tagline())),
     el('div', { class: 'panel signin-panel' }, el('h2', {}, 'Sign in to play'), form)));
   name.focus();
 }
 
+// The sign-in screen's tagline: "A, B and C with friends, strangers and bots.", the games' short
+// names (GET /api/games).
+function tagline() {
+  const labels = app.games.map((info) => info.label);
+  const games = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels[0] || 'Card games';
+  return `${games} with friends, strangers and bots.`;
+}
+
 // ---- the lobby ----------------------------------------------------------------------------
-const GAME_NAMES = { indian13: '13-card rummy', patti: 'Rummy Patti' };
-const GAME_BLURBS = {
-  indian13: 'Meld 13 cards into sequences and sets; points, pool 101 and pool 201 tables.',
-  patti: 'Three cards, a pot and nerve: chaal, exchange, sideshow and show.',
-};
 
 // A room's money in words, each fact named for what it is: what a game costs (a pool's entry
-// fee, a point's value, Patti's boot), the chips you bring to the seat (the buy-in, from your
+// fee, a point's value, a boot), the chips you bring to the seat (the buy-in, from your
 // wallet; the rest comes back when you leave) and the least a seat must hold to be dealt in.
 // Read off the room's engine settings, so a new game with the same settings needs nothing here.
 // In a practice room the chips are practice chips, and say so.
@@ -360,12 +369,14 @@ function renderLobby(rootNode) {
     guestNotice, yours, games));
 
   const tableLists = new Map(); // room key -> element
+  const views = new Map(); // game -> {info, module}
   let rooms = [];
 
   async function load() {
     try {
-      const [me, data] = await Promise.all([app.refreshMe(), api('GET', '/api/rooms')]);
+      const [me, data, loaded] = await Promise.all([app.refreshMe(), api('GET', '/api/rooms'), gameViews()]);
       if (!alive) return;
+      for (const entry of loaded) views.set(entry.info.name, entry);
       rooms = data.rooms;
       guestNotice.hidden = !(me && me.guest);
       drawYours(me);
@@ -400,8 +411,10 @@ function renderLobby(rootNode) {
 
   async function leaveFromLobby(entry) {
     if (entry.playing) {
+      const module = (views.get(entry.game) || {}).module;
+      const givingUp = (module && module.givingUp) || 'giving it up';
       const ok = await confirmDialog(`Leave table ${entry.table}?`,
-        'A game is in progress there: leaving gives it up now (a drop at rummy, a pack at Rummy Patti, with what that costs), and you stand up when it ends. Your other chips go back to your wallet.',
+        `A game is in progress there: leaving gives it up now (${givingUp}, with what that costs), and you stand up when it ends. Your other chips go back to your wallet.`,
         { yes: 'Leave and give up', no: 'Stay' });
       if (!ok) return;
     }
@@ -420,6 +433,7 @@ function renderLobby(rootNode) {
     const guest = Boolean(app.me && app.me.guest);
     for (const game of data.games) {
       const gameRooms = data.rooms.filter((room) => room.game === game);
+      const { info = {}, module = null } = views.get(game) || {};
       // Two kinds of rooms: practice (free chips, open to guests) and real chips. A guest sees
       // the practice rooms first; a player the rooms for real chips.
       const kinds = [
@@ -429,19 +443,20 @@ function renderLobby(rootNode) {
       if (!guest) kinds.reverse();
       const sections = kinds.map((kind) => el('div', { class: `room-kind room-kind-${kind.key}`, 'data-testid': `rooms-${game}-${kind.key}` },
         el('div', { class: 'room-kind-head' }, el('h3', {}, kind.title), el('p', { class: 'muted small' }, kind.note)),
-        el('div', { class: 'room-grid' }, ...kind.rooms.map((room) => roomCard(room, guest)))));
+        el('div', { class: 'room-grid' }, ...kind.rooms.map((room) => roomCard(room, guest, module)))));
       games.append(el('section', { class: `game game-${game}`, 'data-testid': `game-${game}` },
         el('div', { class: 'game-head' },
-          el('h2', {}, GAME_NAMES[game] || game), el('p', { class: 'muted' }, GAME_BLURBS[game] || ''),
+          el('h2', {}, info.label || game), el('p', { class: 'muted' }, info.blurb || ''),
           howToPlayButton(game)),
         ...sections));
     }
   }
 
-  function roomCard(room, guest) {
+  // A room's heading: the game's view says (roomHeading), else the room's title.
+  function roomCard(room, guest, module) {
     const list = el('div', { class: 'room-tables', 'data-testid': `tables-${room.key}` });
     tableLists.set(room.key, list);
-    const subtitle = room.title.replace(/^13 cards · /, '').replace(/^./, (c) => c.toUpperCase());
+    const heading = module && module.roomHeading ? module.roomHeading(room) : room.title;
     const practice = isPractice(room);
     const locked = guest && !practice; // real chips: a guest has none, and may not sit here
     const actions = locked
@@ -454,7 +469,7 @@ function renderLobby(rootNode) {
       class: `room${practice ? ' room-practice' : ''}${locked ? ' room-locked' : ''}`, 'data-testid': `room-${room.key}`, 'data-room': room.key, 'data-currency': room.currency || 'chips',
     },
       el('header', { class: 'room-head' },
-        el('h3', {}, room.game === 'patti' ? room.stake : subtitle,
+        el('h3', {}, heading,
           practice ? el('span', { class: 'badge badge-practice', 'data-testid': `practice-badge-${room.key}`, title: 'played with practice chips' }, 'practice') : null),
         el('span', { class: 'room-seats', title: 'seats at a table' }, `${room.seats} seats`)),
       el('dl', { class: 'room-facts' }, ...roomFacts(room).map(({ label, value, why, testid }) => el('div', { title: why, 'data-testid': `fact-${testid}-${room.key}` },
@@ -552,6 +567,13 @@ window.addEventListener('hashchange', route);
 window.addEventListener('online', () => app.socket && app.socket.reconnectNow());
 
 async function start() {
+  // The games first (their names and style sheets), so no screen is drawn without them.
+  try {
+    app.games = await gameList();
+    await loadGameStyles();
+  } catch (error) {
+    console.error('games', error);
+  }
   // The session probe answers 200 signed in or not, so a signed-out first visit logs no failed
   // request in the console; /api/me (the wallet and the seats) only once there is someone.
   try {

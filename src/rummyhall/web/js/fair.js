@@ -5,6 +5,10 @@
 // deal's closed deck is the same shuffle under the client seed "client_seed:refill:r", applied to
 // the cards under the open pile's top card, bottom first.
 //
+// Nothing here knows a game: which positions of the deck go to which seat (the deal order, the
+// cut, the toss) is the game's, given to verifyRecord as `dealtCards` (the `dealtCards` export of
+// the game's view module, docs/client.md; js/history.js finds it through js/games/registry.js).
+//
 // Exports:
 //   hexToBytes(hex), bytesToHex(bytes), sha256Hex(bytes), commitmentOf(seedHex)
 //   canonicalShoe(decks, jokers) -> ["AS", "2S", ..., "KC", "JK", ...]
@@ -16,10 +20,13 @@
 //   refillOrder(seedHex, clientSeed, nonce, refill, under) -> Promise<string[]>
 //       refill `refill` (1, 2, ...) of a deal: `under` (bottom of the open pile first) reordered,
 //       top of the new closed deck first
-//   dealtPositions(game, deck, view) -> {hand, open, cut} | null   what the engine deals from deck
-//   verifyRecord(record, steps, seat) -> Promise<{ok, deals: [...]}>
+//   verifyRecord(record, steps, seat, dealtCards?) -> Promise<{ok, deals: [...]}>
 //       every fair deal of a record: its commitment, its deck, and the asking seat's dealt cards
-//       (from the replay step right after the deal) compared with the deck's positions.
+//       (from the replay step right after the deal) compared with the deck's positions:
+//       dealtCards(deck, view) -> {hand, open, cut?, toss?} | null is the game's deal order (the
+//       cards the engine gives view.viewer from deck; null when that seat was not dealt in;
+//       toss: false when the toss cards are not the top of the deck). Without it only the
+//       commitment and the refills are checked (handChecked: false).
 //       Also {refills: [...]}: every refill of the closed deck, recomputed from its deal's seeds
 //       ({action, deal, refill, checked, ok, problems, deck}); an old record's refill stored as
 //       plain cards is listed with checked false.
@@ -136,36 +143,6 @@ export async function verifyDeal(deal) {
   return { commitmentOk, computedCommitment, deck };
 }
 
-// The cards the engine gave `view.viewer` from `deck`, following the deal rules of each game
-// (docs/records.md, "What the house deals"); null when the seat was not dealt in.
-export function dealtPositions(game, deck, view) {
-  const seat = view && view.viewer;
-  const order = (view && view.order) || [];
-  const index = order.indexOf(seat);
-  if (index < 0) return null;
-  const count = order.length;
-  if (game === 'patti') {
-    const hand = [0, 1, 2].map((round) => deck[index + round * count]);
-    return { hand, open: deck[3 * count], cut: null };
-  }
-  if (game === 'indian13') {
-    // The toss (first deal of a match only) reads natural cards from the top, passing over jokers.
-    let position = 0;
-    if (view.deal === 1) {
-      for (const entry of view.toss || []) {
-        while (position < deck.length && deck[position] === 'JK') position += 1;
-        if (deck[position] !== entry.card) return { hand: [], open: null, cut: null, toss: false };
-        position += 1;
-      }
-    }
-    const rest = deck.slice(position);
-    const hand = [];
-    for (let round = 0; round < 13; round += 1) hand.push(rest[index + round * count]);
-    return { hand, cut: rest[13 * count], open: rest[13 * count + 1] };
-  }
-  return null;
-}
-
 function sameCards(a, b) {
   const x = [...a].sort();
   const y = [...b].sort();
@@ -206,7 +183,7 @@ async function checkRefill(action, deal, seeds, number, dealNo, before) {
   return entry;
 }
 
-export async function verifyRecord(record, steps, seat) {
+export async function verifyRecord(record, steps, seat, dealtCards = null) {
   const deals = [];
   const refills = [];
   const actions = (record && record.actions) || [];
@@ -242,7 +219,7 @@ export async function verifyRecord(record, steps, seat) {
       }
       const step = steps && steps[i + 1];
       const view = step && step.view;
-      const dealt = view && view.viewer === seat ? dealtPositions(record.game, checked.deck, view) : null;
+      const dealt = dealtCards && view && view.viewer === seat ? dealtCards(checked.deck, view) : null;
       if (dealt) {
         entry.expected = dealt;
         entry.got = { hand: view.hand || [], open: (view.open || [])[0] || null, cut: view.cut || null };
@@ -253,7 +230,7 @@ export async function verifyRecord(record, steps, seat) {
         if (dealt.open !== entry.got.open) {
           entry.problems.push('the first open card is not the one this deck puts there');
         }
-        if (record.game === 'indian13' && dealt.cut !== entry.got.cut) {
+        if ((dealt.cut ?? null) !== entry.got.cut) {
           entry.problems.push('the cut joker is not the one this deck puts there');
         }
         entry.handChecked = true;

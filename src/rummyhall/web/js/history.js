@@ -19,11 +19,26 @@
 //   fair-result (data-ok="true" | "false"), fair-refill-result (what Verify found about the
 //   refills), fair-deck
 // Keyboard on the replay: Left/Right step, Home/End first/last, Space play/pause.
+//
+// Nothing here names a game: each game's name comes from GET /api/games and what differs per
+// game from its view module (js/games/registry.js; docs/client.md, "Game view modules"): the
+// outcome in words (`outcome`), the replay's seats, centre and result line (`replay`), and the
+// deal order Verify checks the dealt cards against (`dealtCards`). A game without them gets the
+// defaults below (points and chips; the piles of the rummy family; the commitment only).
 
 import * as fair from './fair.js';
 import { gameName, recordName } from './names.js';
+import { gameLabel, gameView } from './games/registry.js';
 
-const GAME_NAMES = { indian13: '13-card rummy', patti: 'Rummy Patti' };
+// The game's view module, or null when it has none or it cannot be loaded (the defaults then).
+async function viewOf(game) {
+  try {
+    return await gameView(game);
+  } catch (error) {
+    console.error('game view', error);
+    return null;
+  }
+}
 const PLAY_MS = 900;
 
 function parseTime(text) {
@@ -39,18 +54,15 @@ function formatDate(text) {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-// A player's outcome of a finished record, in words: {text, tone}.
-export function outcomeOf(record, seat) {
+// A player's outcome of a finished record, in words: {text, tone}; the game's view module says
+// (its `outcome`), else the points and the chips its seat won or lost.
+export function outcomeOf(record, seat, module = null) {
   const result = record && record.result;
   if (!result) return { text: 'unfinished', tone: 'muted' };
+  const own = module && module.outcome ? module.outcome(record, seat) : null;
+  if (own) return own;
   const won = (result.winners || []).includes(seat);
   const points = (result.points || {})[String(seat)];
-  if (record.game === 'patti') {
-    const paid = ((result.detail || {}).paid || {})[String(seat)];
-    if (!paid) return { text: 'sat out', tone: 'muted' };
-    const delta = Number(points || 0);
-    return { text: `${won ? 'Won' : 'Lost'} ${delta >= 0 ? '+' : '−'}${Math.abs(delta).toLocaleString('en-US')} chips`, tone: delta >= 0 ? 'up' : 'down' };
-  }
   let chips = 0;
   for (const posting of result.postings || []) if (posting.account === `seat:${seat}`) chips += posting.amount;
   const parts = [won ? 'Won' : 'Lost'];
@@ -92,6 +104,7 @@ export function renderHistory(root, ctx) {
       status.className = 'form-error';
       return;
     }
+    const labels = new Map(await Promise.all([...new Set(hands.map((hand) => hand.game))].map(async (game) => [game, await gameLabel(game)])));
     if (!alive) return;
     status.remove();
     if (!hands.length) {
@@ -104,7 +117,7 @@ export function renderHistory(root, ctx) {
       const open = () => ctx.navigate(`#/hand/${hand.id}`);
       const row = el('tr', { class: 'history-row', 'data-testid': `history-row-${hand.id}`, 'data-game': hand.game },
         el('td', { 'data-testid': `history-game-${hand.id}` },
-          el('span', { class: `game-dot game-${hand.game}`, 'aria-hidden': 'true' }), GAME_NAMES[hand.game] || hand.game),
+          el('span', { class: `game-dot game-${hand.game}`, 'aria-hidden': 'true' }), labels.get(hand.game) || hand.game),
         el('td', { 'data-testid': `history-date-${hand.id}` }, el('time', { datetime: hand.finished_at }, formatDate(hand.finished_at))),
         el('td', { 'data-testid': `history-name-${hand.id}` }, gameName(hand.table, hand.game_no),
           el('span', { class: 'muted small history-record' }, ` · ${recordName(hand.id)} · seat ${hand.seat}`)),
@@ -120,7 +133,7 @@ export function renderHistory(root, ctx) {
       if (!alive) return;
       try {
         const { record } = await ctx.api('GET', `/api/hands/${hand.id}`);
-        const outcome = outcomeOf(record, hand.seat);
+        const outcome = outcomeOf(record, hand.seat, await viewOf(record.game));
         const cell = body.querySelector(`[data-testid="history-result-${hand.id}"]`);
         if (cell) {
           cell.textContent = outcome.text;
@@ -155,9 +168,12 @@ export function renderHand(root, ctx, handId) {
         ctx.api('GET', `/api/hands/${handId}/replay`),
         ctx.api('GET', `/api/hands/${handId}`),
       ]);
+      const [module, label] = await Promise.all([viewOf(replay.game), gameLabel(replay.game)]);
       if (!state.alive) return;
       state.replay = replay;
       state.record = hand.record;
+      state.module = module;
+      state.label = label;
       build();
     } catch (error) {
       if (!state.alive) return;
@@ -172,8 +188,8 @@ export function renderHand(root, ctx, handId) {
     const steps = replay.steps;
     const who = seatNamer(replay);
     const where = record.table || {};
-    title.textContent = `${GAME_NAMES[replay.game] || replay.game} · ${gameName(where.id, where.game_no)}`;
-    const outcome = outcomeOf(record, replay.seat);
+    title.textContent = `${state.label} · ${gameName(where.id, where.game_no)}`;
+    const outcome = outcomeOf(record, replay.seat, state.module);
     subtitle.textContent = `${recordName(handId)} · you played seat ${replay.seat} · ${steps.length - 1} recorded actions · ${outcome.text}`;
 
     // replay viewer
@@ -223,7 +239,7 @@ export function renderHand(root, ctx, handId) {
       eventsText.textContent = describeEvents(step, who, replay.seat);
       first.disabled = prev.disabled = state.index === 0;
       next.disabled = last.disabled = state.index === steps.length - 1;
-      drawBoard(board, step.view, replay, ctx);
+      drawBoard(board, step.view, replay, ctx, state.module);
       if (state.index === steps.length - 1) stop();
     }
 
@@ -298,7 +314,8 @@ export function renderHand(root, ctx, handId) {
       verify.disabled = true;
       verify.textContent = 'Verifying…';
       try {
-        const outcome = await fair.verifyRecord(record, replay.steps, replay.seat);
+        const dealtCards = state.module && state.module.dealtCards ? state.module.dealtCards : null;
+        const outcome = await fair.verifyRecord(record, replay.steps, replay.seat, dealtCards);
         showOutcome(outcome);
       } catch (error) {
         showOutcome({ ok: false, deals: [{ ok: false, problems: [String(error && error.message ? error.message : error)] }] });
@@ -443,7 +460,12 @@ function describeEvents(step, who, you) {
 }
 
 // ---- drawing one step's view ---------------------------------------------------------------
-function drawBoard(board, view, replay, ctx) {
+// The game's view module may draw its own part of a step (its `replay` export: skipSeat(seat,
+// view, replay), seatLines(seat, view, ctx), centre(view, {...ctx, pile}), resultLine(view,
+// result, names)); the defaults draw the rummy family's fields (cards, totals, scores; the
+// closed deck, the open pile, the cut joker, a pool's pot).
+function drawBoard(board, view, replay, ctx, module) {
+  const hooks = (module && module.replay) || {};
   const { el, clear } = ctx.ui;
   const cards = ctx.cards;
   clear(board);
@@ -455,12 +477,11 @@ function drawBoard(board, view, replay, ctx) {
   const result = view.result;
   const winners = new Set(result ? result.winners || [] : []);
   for (const seat of view.seats || []) {
-    if (view.game === 'patti' && seat.status === 'out' && !(replay.config.stacks || [])[seat.seat - 1]) continue;
+    if (hooks.skipSeat && hooks.skipSeat(seat, view, replay)) continue;
     const active = (view.awaited || []).some((a) => a.seat === seat.seat);
     const lines = [];
-    if (view.game === 'patti') {
-      lines.push(el('span', {}, `${seat.stack.toLocaleString('en-US')} chips`));
-      if (seat.paid) lines.push(el('span', {}, `in ${seat.paid}`));
+    if (hooks.seatLines) {
+      lines.push(...hooks.seatLines(seat, view, { ...ctx.ui, cards }));
     } else {
       if (typeof seat.cards === 'number' && seat.cards) lines.push(el('span', {}, `${seat.cards} cards`));
       if (typeof seat.total === 'number') lines.push(el('span', {}, `${seat.total} total`));
@@ -484,12 +505,8 @@ function drawBoard(board, view, replay, ctx) {
   const centre = el('div', { class: 'replay-centre', 'data-testid': 'replay-centre' });
   const pile = (label, node) => el('figure', { class: 'replay-pile' }, node, el('figcaption', {}, label));
   if (view.phase !== 'start') {
-    if (view.game === 'patti') {
-      centre.append(
-        el('div', { class: 'replay-pot' }, el('span', { class: 'replay-pot-label' }, 'Pot'), el('strong', {}, view.pot.toLocaleString('en-US')),
-          el('span', { class: 'muted small' }, `chaal ${view.chaal} · limit ${view.pot_limit.toLocaleString('en-US')}`)),
-        pile('Open card', view.open && view.open.length ? cards.renderCard(view.open[0]) : cards.renderBack()),
-        pile('Closed card', cards.renderBack({ label: 'closed card' })));
+    if (hooks.centre) {
+      centre.append(...hooks.centre(view, { ...ctx.ui, cards, pile }));
     } else {
       const top = (view.open || [])[view.open.length - 1];
       centre.append(
@@ -518,11 +535,8 @@ function drawBoard(board, view, replay, ctx) {
 
   let resultBox = null;
   if (result) {
-    const detail = result.detail || {};
     const names = (result.winners || []).map(who);
-    const line = view.game === 'patti'
-      ? `${names.join(' and ')} took the pot of ${(detail.pot || 0).toLocaleString('en-US')}${detail.how ? ` (${detail.how})` : ''}`
-      : `${names.join(' and ')} won`;
+    const line = hooks.resultLine ? hooks.resultLine(view, result, names) : `${names.join(' and ')} won`;
     resultBox = el('div', { class: 'replay-result', 'data-testid': 'replay-result' }, el('strong', {}, 'Result: '), line);
   }
   board.append(...[seatsRow, centre, seenBox, resultBox, el('div', { class: 'replay-mine' }, handRow, handLabel)].filter(Boolean));

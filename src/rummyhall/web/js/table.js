@@ -16,7 +16,7 @@ import * as cards from './cards.js';
 import * as ui from './ui.js';
 import { explain } from './errors.js';
 import { sitWithConsent } from './seating.js';
-import { GAME_VIEWS } from './games/registry.js';
+import { gameView } from './games/registry.js';
 import { howToPlayButton } from './howto.js';
 import { gameName } from './names.js';
 
@@ -179,14 +179,13 @@ export function renderTable(root, app) {
       return;
     }
     if (state.viewLoading || state.viewFailed) return;
-    const load = GAME_VIEWS[game];
-    if (!load) {
-      state.viewFailed = true;
-      centre.append(el('p', { class: 'muted' }, 'This game cannot be shown in the browser yet.'));
-      return;
-    }
-    state.viewLoading = load().then((module) => {
+    state.viewLoading = gameView(game).then((module) => {
       if (state.destroyed) return;
+      if (!module) {
+        state.viewFailed = true;
+        centre.append(el('p', { class: 'muted' }, 'This game cannot be shown in the browser yet.'));
+        return;
+      }
       state.view = module.createView(ctx);
       if (state.message) safeUpdate(state.message);
     }).catch((error) => {

@@ -3,6 +3,8 @@
 // deal's result. The rules stay on the server: what may be done now is the message's `legal`.
 //
 // export function createView(ctx) -> {update(message), destroy()}   (ctx: see js/table.js)
+// and the rest of a game view module's interface (docs/client.md): howToPlay, dealtCards,
+// roomHeading, givingUp.
 //
 // Your arrangement is kept in localStorage (keyed by table, game and deal) and sent to the
 // server as a `group` action a moment after you change it, so a show that times out counts your
@@ -47,6 +49,17 @@ import { resultData, renderResult } from './indian13/result.js';
 
 // The game's short guide for the lobby and the table (js/howto.js); the words are in indian13/howto.js.
 export { howToPlay } from './indian13/howto.js';
+// The deal order the history's fair-deal check follows (js/fair.js): indian13/fair.js.
+export { dealtCards } from './indian13/fair.js';
+
+// The lobby's heading of one of this game's rooms: its title without the game's prefix
+// ("13 cards · pool 101" -> "Pool 101").
+export function roomHeading(room) {
+  return room.title.replace(/^13 cards · /, '').replace(/^./, (c) => c.toUpperCase());
+}
+
+// What leaving in the middle of a game gives up, for the lobby's warning.
+export const givingUp = 'a drop at rummy';
 
 const GROUP_SYNC_MS = 1200;
 const RESULT_MIN_MS = 8000;

@@ -21,6 +21,18 @@
 
 // The game's short guide for the lobby and the table (js/howto.js); the words are in patti/howto.js.
 export { howToPlay } from './patti/howto.js';
+// The deal order the history's fair-deal check follows (js/fair.js): patti/fair.js.
+export { dealtCards } from './patti/fair.js';
+// The history's outcome in chips and the replay's seats, pot and result: patti/replay.js.
+export { outcome, replay } from './patti/replay.js';
+
+// The lobby's heading of one of this game's rooms: its stake (every room has the same title).
+export function roomHeading(room) {
+  return room.stake;
+}
+
+// What leaving in the middle of a game gives up, for the lobby's warning.
+export const givingUp = 'a pack at Rummy Patti';
 
 const MOVE_WORDS = {
   chaal: 'chaal',
