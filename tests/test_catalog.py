@@ -132,6 +132,7 @@ _LAYER_OF: dict[str, tuple[str, tuple[str, ...]]] = {
     "bot": ("bots", ("rummyhall.bots",)),
     "rooms": ("economy", ("rummyhall.bots", "rummyhall.economy", "rummyhall.store")),
     "plugin": ("catalog", ("rummyhall.bots", "rummyhall.economy", "rummyhall.catalog")),
+    "terminal": ("ui", ("rummyhall.bots", "rummyhall.catalog", "rummyhall.terminal")),
 }
 """A module of a game's folder by its name: its layer, and what it may use beyond the games
 layer. Any other module (engine, rules, hands...) is in the games layer."""
@@ -180,10 +181,6 @@ ALLOWED: dict[str, str] = {
     "sim.py": "the Rummy Patti session simulator (simulate_patti, PattiTally, PattiReport, "
     "PATTI_*) and simulate_indian13 beside the shared Runner: the single simulator replaces "
     "both, driven by the catalog entries' tallies and the engines' table_config",
-    "terminal.py": "the 13-card terminal table (imports the indian13 engine, rules and bot) "
-    "next to the shared terminal base: moves into the terminal package / the game's folder",
-    "terminal_patti.py": "the Rummy Patti terminal table: moves into the terminal package / "
-    "the game's folder",
     "melds/profiles.py": "the meld profiles are named after the game whose melds they judge "
     "(INDIAN13_CLASSIC, 'indian13/classic'): melds-layer data below the games, shared by the "
     "solver, hints, /api/arrange and the engine (ProfileRules.melds names one)",

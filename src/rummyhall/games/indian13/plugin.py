@@ -24,7 +24,7 @@ PLUGIN: Final = GamePlugin(
     bot=make_bot,
     rooms=ROOMS,
     # The parts below still live outside this folder (issue 16 moves them in, one by one).
-    terminal="rummyhall.terminal:start",
+    terminal="rummyhall.games.indian13.terminal:start",
     tally="rummyhall.sim:Tally",
     simulate="rummyhall.sim:simulate_indian13",
     replay_notes="rummyhall.cli:rummy_event_note",

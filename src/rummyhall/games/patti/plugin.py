@@ -23,7 +23,7 @@ PLUGIN: Final = GamePlugin(
     bot=make_bot,
     rooms=ROOMS,
     # The parts below still live outside this folder (issue 16 moves them in, one by one).
-    terminal="rummyhall.terminal_patti:start",
+    terminal="rummyhall.games.patti.terminal:start",
     tally="rummyhall.sim:PattiTally",
     simulate="rummyhall.sim:simulate_patti_session",
     replay_notes="rummyhall.cli:patti_event_note",
