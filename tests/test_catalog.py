@@ -22,6 +22,7 @@ from rummyhall import catalog
 from rummyhall.catalog import GamePlugin, UnknownGame
 from rummyhall.economy.rooms import Room
 from rummyhall.games.protocol import Game, game_class
+from rummyhall.games.text import GameText
 from rummyhall.sim import Tally
 
 SRC = Path(rummyhall.__file__).resolve().parent
@@ -43,8 +44,7 @@ def test_the_catalog_lists_the_games_with_everything_they_need() -> None:
         assert all(room.game == plugin.name for room in plugin.rooms)
         assert callable(plugin.play_entry())
         assert issubclass(plugin.tally_class(), Tally)
-        assert callable(plugin.simulator())
-        assert callable(plugin.event_note())
+        assert isinstance(plugin.renderer(), GameText)
         assert catalog.get(plugin.name) is plugin
         assert game_class(plugin.name) is plugin.engine
 
@@ -88,8 +88,8 @@ def test_a_new_folder_is_a_new_game(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         "\n"
         "PLUGIN = GamePlugin(\n"
         '    name="demo13", title="Demo", engine=Demo, bot=BASE.bot, rooms=(),\n'
-        "    terminal=BASE.terminal, tally=BASE.tally, simulate=BASE.simulate,\n"
-        "    replay_notes=BASE.replay_notes, order=99,\n"
+        "    terminal=BASE.terminal, tally=BASE.tally, text=BASE.text,\n"
+        "    order=99,\n"
         ")\n"
     )
     monkeypatch.setattr(rummyhall.games, "__path__", [*rummyhall.games.__path__, str(tmp_path)])
@@ -125,6 +125,7 @@ _LOWER: tuple[str, ...] = (
     "rummyhall.melds",
     "rummyhall.games.protocol",
     "rummyhall.games.invariants",
+    "rummyhall.games.text",
 )
 """What the games layer stands on (besides the modules of its own folder in that layer)."""
 
@@ -133,6 +134,7 @@ _LAYER_OF: dict[str, tuple[str, tuple[str, ...]]] = {
     "rooms": ("economy", ("rummyhall.bots", "rummyhall.economy", "rummyhall.store")),
     "plugin": ("catalog", ("rummyhall.bots", "rummyhall.economy", "rummyhall.catalog")),
     "terminal": ("ui", ("rummyhall.bots", "rummyhall.catalog", "rummyhall.terminal")),
+    "tally": ("sim", ("rummyhall.bots", "rummyhall.catalog", "rummyhall.sim")),
 }
 """A module of a game's folder by its name: its layer, and what it may use beyond the games
 layer. Any other module (engine, rules, hands...) is in the games layer."""
@@ -174,13 +176,6 @@ def test_each_module_of_a_game_stays_in_its_layer(name: str) -> None:
 ALLOWED: dict[str, str] = {
     # The places below still name a game in their code. Each is on its way into the games'
     # folders (issue 16); remove an entry as soon as its module is clean (the test says so).
-    "cli.py": "replay --verbose formatting per game (rummy_event_note, patti_event_note, which "
-    "the catalog entries point to, and the checks of config, view and event keys marked "
-    "'# patti' in _config_line, _result_lines, _state_note and _deal_lines): moves into "
-    "games/<name>/ with the rest of the replay text",
-    "sim.py": "the Rummy Patti session simulator (simulate_patti, PattiTally, PattiReport, "
-    "PATTI_*) and simulate_indian13 beside the shared Runner: the single simulator replaces "
-    "both, driven by the catalog entries' tallies and the engines' table_config",
     "melds/profiles.py": "the meld profiles are named after the game whose melds they judge "
     "(INDIAN13_CLASSIC, 'indian13/classic'): melds-layer data below the games, shared by the "
     "solver, hints, /api/arrange and the engine (ProfileRules.melds names one)",
