@@ -4,9 +4,10 @@
 of names to extend anywhere.
 
 A game's ``plugin.py`` defines ``PLUGIN``, a :class:`GamePlugin`: the game's name and title, its
-engine class, its bot, its lobby rooms, and the import strings (``"module:attribute"``) of the
-parts that live outside its folder for now (its terminal table, its simulation tally and runner,
-its replay notes). Everything that used to switch on a game's name asks the catalog instead:
+engine class, its bot, its lobby rooms, and the import strings (``"module:attribute"``) of its
+parts in layers above the catalog (its terminal table, its simulation tally, its text renderer),
+resolved only when used. Everything that used to switch on a game's name asks the catalog
+instead:
 
 * :func:`games`: every plugin, in lobby order (:attr:`GamePlugin.order`, then name);
 * :func:`get`: one by name (:class:`UnknownGame`, a ValueError naming the known games, if none);
