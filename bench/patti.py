@@ -27,7 +27,7 @@ from typing import Any
 
 from rummyhall.cards import Card, shoe
 from rummyhall.games.patti.hands import ALL_STRENGTHS, strength
-from rummyhall.sim import simulate_patti
+from rummyhall.games.patti.tally import simulate_patti
 
 STRENGTH_TARGET_NS = 150.0
 GAMES_TARGET = 500.0

@@ -13,8 +13,10 @@ from rummyhall.games.patti.bot import DEFAULT_STYLE, PattiBot, best_closed_swap
 from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.hands import TABLE, share_beaten
 from rummyhall.games.patti.rules import PattiConfig
+from rummyhall.games.patti.tally import simulate_patti
 from rummyhall.games.protocol import Deal
-from rummyhall.sim import FairHouse, PattiReport, Runner, Tally, simulate_patti
+from rummyhall.sim import FairHouse, Runner, Tally
+from rummyhall.sim import SimReport as PattiReport
 from scenarios import patti_deck
 
 CALM = replace(DEFAULT_STYLE, noise=0.0, play_on=0.0, raise_bluff=0.0, sideshow_chance=0.0)

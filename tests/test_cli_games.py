@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 
-from rummyhall import cli, terminal
+from rummyhall import cli
 from rummyhall.cards import parse, parse_physical, sort_key
+from rummyhall.games.indian13 import terminal
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.protocol import HOUSE, Deal, Game, refill_checks
 from rummyhall.shuffle import FairDeal
+from rummyhall.terminal import base
 from scenarios import Table, stacked
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -280,7 +282,7 @@ class Terminal:
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in self.lines)))
         monkeypatch.setattr(terminal, "make_bot", self.make_bot)
-        monkeypatch.setattr(terminal, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
+        monkeypatch.setattr(base, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
 
     def make_bot(self, seed: int, seat: int) -> StandIn:
         bot = StandIn(self.patience)
@@ -488,14 +490,14 @@ def _ticks() -> Callable[[], int]:
 
 
 def test_colours() -> None:
-    style = terminal.Style(colour=True)
+    style = base.Style(colour=True)
     assert style.card("7H") == "\x1b[31m7♥\x1b[0m"
     assert style.card("7S") == "7♠"
     assert style.card("7S", wild_rank="7") == "\x1b[1;4m7♠\x1b[0m"
     assert style.card("JK") == "\x1b[1;35mJK\x1b[0m"
-    plain = terminal.Style(colour=False)
+    plain = base.Style(colour=False)
     assert plain.cards(["10D", "7C", "JK"], wild_rank="7") == "10♦ 7♣* JK"
-    assert terminal.visible_len(style.card("10H")) == 3
+    assert base.visible_len(style.card("10H")) == 3
 
 
 def test_colours_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -505,10 +507,10 @@ def test_colours_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
-    assert terminal.use_colour(Tty())
-    assert not terminal.use_colour(io.StringIO())
+    assert base.use_colour(Tty())
+    assert not base.use_colour(io.StringIO())
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not terminal.use_colour(Tty())
+    assert not base.use_colour(Tty())
 
 
 def test_play_refuses_a_bad_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -522,7 +524,7 @@ def test_play_against_the_real_bot(
 ) -> None:
     pytest.importorskip("rummyhall.games.indian13.bot")
     monkeypatch.setattr(sys, "stdin", io.StringIO("drop\n"))
-    monkeypatch.setattr(terminal, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
+    monkeypatch.setattr(base, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
     # The client seed fixed too: with a fresh random one each run the deck (and so whether a bot
     # declares before our first turn, where "drop" is the answer) changed from run to run.
     code = cli.main(["play", "indian13", "--seed", "3", "--players", "4", "--client-seed", "test"])

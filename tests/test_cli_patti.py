@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
-from rummyhall import cli, terminal_patti
+from rummyhall import cli
+from rummyhall.games.patti import terminal as terminal_patti
 from rummyhall.shuffle import FairDeal
+from rummyhall.terminal import base
 
 
 def fair(nonce: int, client_seed: str = "test") -> FairDeal:
@@ -46,7 +48,7 @@ def play(
 ) -> tuple[int, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
     monkeypatch.setattr(terminal_patti, "make_bot", lambda seed, seat: Caller(patience))
-    monkeypatch.setattr(terminal_patti, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
+    monkeypatch.setattr(base, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
     monkeypatch.setattr(terminal_patti, "draw_first", lambda players: 1)
     code = cli.main(["play", "patti", "--seed", "7", "--client-seed", "cs", *args])
     return code, capsys.readouterr().out
@@ -147,7 +149,7 @@ def test_play_against_the_real_bots(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("p\nq\n"))
-    monkeypatch.setattr(terminal_patti, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
+    monkeypatch.setattr(base, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
     # The client seed fixed too (else a fresh random one each run deals another game).
     code = cli.main(["play", "patti", "--seed", "3", "--players", "5", "--client-seed", "test"])
     out = capsys.readouterr().out

@@ -1,5 +1,5 @@
-"""``rummyhall simulate`` at a Rummy Patti table (rummyhall.sim.simulate_patti), and the invariant
-checks catching what a broken Patti engine would leak or lose."""
+"""``rummyhall simulate`` at a Rummy Patti table (rummyhall.games.patti.tally.simulate_patti), and
+the invariant checks catching what a broken Patti engine would leak or lose."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 from rummyhall.cards import Card
 from rummyhall.games.invariants import view_shape
 from rummyhall.games.patti.engine import PATTI_VIEWS, Patti
+from rummyhall.games.patti.tally import simulate_patti
 from rummyhall.games.protocol import JSON, Event, Posting
-from rummyhall.sim import PattiReport, simulate, simulate_patti
+from rummyhall.sim import SimReport as PattiReport
+from rummyhall.sim import simulate
 
 
 def test_a_patti_session_keeps_every_invariant() -> None:

@@ -4,9 +4,10 @@
 of names to extend anywhere.
 
 A game's ``plugin.py`` defines ``PLUGIN``, a :class:`GamePlugin`: the game's name and title, its
-engine class, its bot, its lobby rooms, and the import strings (``"module:attribute"``) of the
-parts that live outside its folder for now (its terminal table, its simulation tally and runner,
-its replay notes). Everything that used to switch on a game's name asks the catalog instead:
+engine class, its bot, its lobby rooms, and the import strings (``"module:attribute"``) of its
+parts in layers above the catalog (its terminal table, its simulation tally, its text renderer),
+resolved only when used. Everything that used to switch on a game's name asks the catalog
+instead:
 
 * :func:`games`: every plugin, in lobby order (:attr:`GamePlugin.order`, then name);
 * :func:`get`: one by name (:class:`UnknownGame`, a ValueError naming the known games, if none);
@@ -34,9 +35,10 @@ from typing import TYPE_CHECKING, Any, Final, TextIO, cast
 import rummyhall.games
 from rummyhall.bots import Bot
 from rummyhall.economy.rooms import Room
-from rummyhall.games.protocol import Event, Game
+from rummyhall.games.protocol import Game
 
 if TYPE_CHECKING:
+    from rummyhall.games.text import GameText
     from rummyhall.sim import Tally
 
 PLUGIN_MODULE: Final = "plugin"
@@ -84,9 +86,6 @@ PlayEntry = Callable[[PlayRequest, TextIO], Callable[[], int]]
 (said on standard error, exit status 2) before anything is shown, and returns the session to run,
 which returns the exit status."""
 
-EventNote = Callable[[Event], str | None]
-"""What an event adds to its action's line in ``rummyhall replay --verbose`` (None: nothing)."""
-
 
 class UnknownGame(ValueError):
     """A game name the catalog does not know; the message names the ones it knows."""
@@ -111,13 +110,11 @@ class GamePlugin:
     """``"module:function"``: the game's terminal table for ``rummyhall play`` (a
     :data:`PlayEntry`)."""
     tally: str
-    """``"module:Class"``: what counts a simulation's events (a :class:`rummyhall.sim.Tally`)."""
-    simulate: str
-    """``"module:function"``: runs ``rummyhall simulate`` for the game; called with the keywords
-    ``profile, players, deals, seed, mode, checks, bots``, returns a report (``violations``,
-    ``summary()``, ``to_json()``). Raises ValueError for a table the rules do not allow."""
-    replay_notes: str
-    """``"module:function"``: the game's :data:`EventNote` for ``rummyhall replay --verbose``."""
+    """``"module:Class"``: the game's :class:`rummyhall.sim.Tally`: how a simulation sets up its
+    tables, what it counts and how it reports them (``rummyhall simulate``)."""
+    text: str
+    """``"module:Class"``: the game's renderer, a :class:`rummyhall.games.text.GameText`: its
+    events, deals and results as text (``rummyhall replay --verbose``, logs)."""
     play_options: tuple[CliOption, ...] = ()
     """The options of ``rummyhall play <name>`` beyond those every game takes."""
     profiles: tuple[str, ...] = ()
@@ -152,7 +149,7 @@ class GamePlugin:
         for room in self.rooms:
             if room.game != self.name:
                 raise ValueError(f"plugin {self.name!r} offers room {room.key!r} of {room.game!r}")
-        for ref in (self.terminal, self.tally, self.simulate, self.replay_notes):
+        for ref in (self.terminal, self.tally, self.text):
             if not _REF.fullmatch(ref):
                 raise ValueError(f"plugin {self.name!r}: {ref!r} is not 'module:attribute'")
 
@@ -162,11 +159,9 @@ class GamePlugin:
     def tally_class(self) -> type[Tally]:
         return cast("type[Tally]", resolve(self.tally))
 
-    def simulator(self) -> Callable[..., Any]:
-        return cast("Callable[..., Any]", resolve(self.simulate))
-
-    def event_note(self) -> EventNote:
-        return cast(EventNote, resolve(self.replay_notes))
+    def renderer(self) -> GameText:
+        """A new renderer of the game's text (one per record: it reads the record in order)."""
+        return cast("type[GameText]", resolve(self.text))()
 
 
 def resolve(ref: str) -> Any:

@@ -28,6 +28,7 @@ from rummyhall.games.protocol import (
     replay,
     same_cards,
 )
+from rummyhall.games.text import GameText
 from rummyhall.melds import DEFAULT_PROFILE, PROFILES, Arrangement, arrange, get_profile
 from rummyhall.shuffle import commitment, deal_order, refill_order
 
@@ -301,71 +302,21 @@ def _refill_lines(checks: Sequence[RefillCheck]) -> tuple[list[str], int]:
     return lines, status
 
 
-def _config_line(record: Mapping[str, Any], game: Game) -> str:
-    config = record["config"]
-    parts = [str(record["game"])]
-    if "profile" in config:
-        parts.append(str(config["profile"]))
-    parts.append(f"{game.seats} seats")
-    mode = config.get("mode")
-    if "boot" in config:  # patti
-        parts.append(f"boot {config['boot']}, max chaal {config.get('max_chaal')}")
-        parts.append(f"pot limit {config.get('pot_limit')}")
-    if mode == "points":
-        parts.append(f"points, {config.get('point_value', 1)} chip(s) a point")
-    elif isinstance(mode, str):
-        parts.append(f"{mode}, entry fee {config.get('entry_fee', 0)}")
-        if config.get("rake_percent"):
-            parts.append(f"rake {config['rake_percent']}%")
+def _config_line(record: Mapping[str, Any], game: Game, text: GameText) -> str:
+    parts = [str(record["game"]), *text.config_parts(record["config"], game.seats)]
     parts.append(f"{len(record['actions'])} actions")
     return " · ".join(parts)
 
 
-def _history(game: Game) -> list[Mapping[str, Any]]:
-    result = game.result
-    if result is not None and "deals" in result.detail:
-        return list(result.detail["deals"])
-    return list(game.view(None).get("history", []))
-
-
-def _result_lines(game: Game) -> list[str]:
-    """Per-seat points, winners, postings and (pools) the totals deal by deal."""
-    lines: list[str] = []
-    history = _history(game)
-    seats = range(1, game.seats + 1)
-    pool = any("totals" in deal for deal in history)
-    if pool:
-        lines.append("deal  winner  " + "".join(f"{f'p{s}':>10}" for s in seats))
-        for deal in history:
-            cells = []
-            for seat in seats:
-                key = str(seat)
-                if key in deal["scores"]:
-                    cell = f"{deal['scores'][key]} ({deal['totals'][key]})"
-                    if seat in deal.get("eliminated", []):
-                        cell += "x"
-                else:
-                    cell = "-"
-                cells.append(f"{cell:>10}")
-            lines.append(f"{deal['deal']:>4}  p{deal['winner']:<6}" + "".join(cells))
-        lines.append("      (each cell: the deal's score (running total); x: eliminated)")
-    else:
-        for deal in history:
-            lines.append(f"deal {deal['deal']}: p{deal['winner']} wins")
-            for key, score in deal["scores"].items():
-                how = deal.get("how", {}).get(key) or ""
-                if int(key) in deal.get("deal_show", []):
-                    how += " (deal show)"
-                lines.append(f"  p{key:<3} {score:>4}  {how}")
+def _result_lines(game: Game, text: GameText) -> list[str]:
+    """The game's deals (its renderer's), then how it ended, its points, winners and postings."""
+    lines = text.history_lines(game)
     result = game.result
     if result is None:
         waiting = ", ".join(f"p{a.seat} ({a.kind})" for a in game.awaited())
         lines.append(f"not over: the record stops while the game waits for {waiting}")
         return lines
-    if "how" in result.detail:  # patti
-        lines.append(f"ended by: {result.detail['how']} · pot {result.detail['pot']}")
-        for key, cards in result.detail.get("shown", {}).items():
-            lines.append(f"  p{key:<3} {' '.join(cards)}")
+    lines += text.ending_lines(result)
     lines.append(
         "points: " + " · ".join(f"p{seat} {pts}" for seat, pts in sorted(result.points.items()))
     )
@@ -375,17 +326,10 @@ def _result_lines(game: Game) -> list[str]:
     return lines
 
 
-def _state_note(game: Game) -> str:
-    """The public state after a move: the open card, the closed deck, who is awaited."""
-    view = game.view(None)
-    parts = []
-    if view.get("open"):
-        parts.append(f"open {view['open'][-1]}")
-    if "pot" in view and "chaal" in view:  # patti
-        parts.append(f"pot {view['pot']} · chaal {view['chaal']}")
-    in_deal = view.get("phase") not in ("between", "over", "start")
-    if "closed" in view and "pot" not in view and in_deal:  # patti's closed card needs no count
-        parts.append(f"closed {view['closed']}")
+def _state_note(game: Game, text: GameText) -> str:
+    """The public state after a move (its renderer's: open card, closed deck...), who is
+    awaited."""
+    parts = text.state_parts(game.view(None))
     awaited = [a for a in game.awaited() if a.seat != HOUSE]
     if awaited:
         kinds = {a.kind for a in awaited}
@@ -394,134 +338,10 @@ def _state_note(game: Game) -> str:
     return " · ".join(parts)
 
 
-def rummy_event_note(event: Event) -> str | None:
-    """What a rummy event adds to its line in ``replay --verbose`` (a catalog entry's
-    :attr:`~rummyhall.catalog.GamePlugin.replay_notes`)."""
-    data = event.data
-    kind = event.kind
-    if kind == "draw" and data.get("from") == "open":
-        return f"takes {data['card']}"
-    if kind == "drew":
-        return f"gets {data['card']}"
-    if kind == "drop":
-        return f"{data['how']}, {data['score']}"
-    if kind == "declaration":
-        if data["valid"]:
-            return "valid declaration"
-        return f"wrong declaration ({data['reason']}), {data['score']}"
-    if kind == "missed":
-        thrown = f", {data['discarded']} thrown" if "discarded" in data else ""
-        return f"missed turn {data['missed']}{thrown}"
-    if kind == "removed":
-        return f"removed, {data['score']}"
-    if kind == "rejoin":
-        return f"rejoins on {data['total']}"
-    if kind == "reshuffle":
-        return f"closed deck refilled: {data['closed']} cards"
-    if kind == "closed_empty":
-        return "closed deck empty"
-    return None
-
-
-def patti_event_note(event: Event) -> str | None:
-    """What a Rummy Patti event adds to its line in ``replay --verbose``."""
-    data = event.data
-    kind = event.kind
-    if kind == "chaal":
-        return f"{'timeout: ' if data['auto'] else ''}pays {data['amount']}"
-    if kind == "exchange":
-        swap = f"{data['released']} for {data['took']}, " if data["with"] == "open" else ""
-        return f"{swap}pays {data['amount']}"
-    if kind == "exchanged":
-        return f"gives {data['released']}, gets {data['took']}"
-    if kind in ("sideshow", "show"):
-        return f"pays {data['amount']}"
-    if kind == "sideshow_cards":
-        return "sees " + " vs ".join(
-            f"p{seat} {' '.join(hand['cards'])} ({hand['class']})" for seat, hand in data.items()
-        )
-    if kind == "pack" and data["why"] != "packed":
-        return f"p{data['seat']} packed ({data['why']})"
-    if kind == "showdown":
-        hands = " · ".join(
-            f"p{seat} {' '.join(cards)} ({data['classes'][seat]})"
-            for seat, cards in data["hands"].items()
-        )
-        return f"{data['how']}: {hands}"
-    if kind == "game_over" and "how" in data.get("detail", {}):
-        won = ", ".join(f"p{seat} +{amount}" for seat, amount in data["detail"]["shares"].items())
-        return f"pot {data['detail']['pot']} to {won}"
-    return None
-
-
-def _deal_lines(
-    game: Game, entry: Mapping[str, Any], events: Sequence[Event], verbose_fair: bool
-) -> list[str]:
-    """The start of a deal: toss, order, cut, open card, seeds and every hand."""
-    pad = " " * 10
-    lines = []
-    for event in events:
-        data = event.data
-        if event.kind == "toss":
-            cards = ", ".join(f"p{seat} {card}" for seat, card in data["cards"])
-            order = " ".join(f"p{seat}" for seat in data["order"])
-            lines.append(f"{pad}toss: {cards} -> order {order}")
-        elif event.kind == "deal" and "boot" in data:  # patti
-            order = " ".join(f"p{seat}" for seat in data["order"])
-            lines.append(
-                f"{pad}order {order} · boot {data['boot']} each, pot {data['pot']} · "
-                f"open {data['open']}"
-            )
-            deal = entry.get("deal", {})
-            if verbose_fair and "server_seed" in deal:
-                lines.append(f"{pad}fair: {_verify_command(deal)}")
-            for seat in data["order"]:
-                lines.append(f"{pad}p{seat} hand: {' '.join(game.view(seat).get('hand', []))}")
-        elif event.kind == "deal":
-            order = " ".join(f"p{seat}" for seat in data["order"])
-            lines.append(
-                f"{pad}deal {data['deal']}: order {order} · cut {data['cut']} "
-                f"(wild {data['wild_rank']}) · open {data['open']} · closed {data['closed']}"
-            )
-            deal = entry.get("deal", {})
-            if verbose_fair and "server_seed" in deal:
-                lines.append(
-                    f"{pad}fair: commitment {deal.get('commitment')} · client seed "
-                    f"{deal['client_seed']!r} · nonce {deal['nonce']}"
-                )
-                lines.append(f"{pad}      server seed {deal['server_seed']}")
-                lines.append(f"{pad}      check: {_verify_command(deal)}")
-            for seat in data["order"]:
-                hand = game.view(seat).get("hand", [])
-                lines.append(f"{pad}p{seat} hand: {' '.join(hand)}")
-    return lines
-
-
-def _deal_end_lines(data: Mapping[str, Any], finishes: Mapping[int, str]) -> list[str]:
-    pad = " " * 10
-    lines = [f"{pad}deal {data['deal']} over: p{data['winner']} wins"]
-    for key, score in data["scores"].items():
-        how = data.get("how", {}).get(key) or ""
-        shown = data.get("shown", {}).get(key)
-        line = f"{pad}  p{key:<3}{score:>4}  {how:<18}"
-        if shown:
-            line += " | ".join(" ".join(group) for group in shown)
-            if int(key) in finishes:
-                line += f"  (finish {finishes[int(key)]})"
-        lines.append(line.rstrip())
-    if "totals" in data:
-        totals = " · ".join(f"p{seat} {total}" for seat, total in data["totals"].items())
-        lines.append(f"{pad}totals: {totals}")
-        if data.get("eliminated"):
-            lines.append(f"{pad}eliminated: {' '.join(f'p{s}' for s in data['eliminated'])}")
-    return lines
-
-
-def _verbose_lines(record: Mapping[str, Any]) -> list[str]:
+def _verbose_lines(record: Mapping[str, Any], text: GameText) -> list[str]:
     game = _new_game(record)
     actions: Sequence[Mapping[str, Any]] = record["actions"]
     origin = int(actions[0]["at"]) if actions else 0
-    finishes: dict[int, str] = {}
     lines: list[str] = []
     seeds: Mapping[str, Any] | None = None
     for index, entry in enumerate(actions, 1):
@@ -534,26 +354,22 @@ def _verbose_lines(record: Mapping[str, Any]) -> list[str]:
             seeds = None
         seconds = (int(entry["at"]) - origin) / 1000
         line = f"{seconds:8.1f}s {notation(entry)}"
-        note_of = catalog.get(game.name).event_note()
-        notes = [note for event in events if (note := note_of(event)) is not None]
+        notes = [note for event in events if (note := text.note(event)) is not None]
         if notes:
             line += "  (" + "; ".join(notes) + ")"
         if int(entry["seat"]) == HOUSE and new_deal:
             lines.append("")
             lines.append(line)
-            lines += _deal_lines(game, entry, events, verbose_fair=True)
+            fair = deal if "server_seed" in deal else None
+            check = None if fair is None else _verify_command(fair)
+            lines += text.deal_lines(game, events, fair, check)
             continue
-        state = _state_note(game)
+        state = _state_note(game, text)
         lines.append(f"{line}  [{state}]" if state and not game.over else line)
         if "refill" in deal and seeds is not None:
             lines.append(f"{' ' * 10}refill {deal['refill']} from the deal's seeds")
             lines.append(f"{' ' * 10}      check: {_verify_command(seeds, deal)}")
-        for event in events:
-            if event.kind == "declaration" and "finish" in event.data:
-                finishes[int(event.data["seat"])] = str(event.data["finish"])
-            if event.kind == "deal_end":
-                lines += _deal_end_lines(event.data, finishes)
-                finishes = {}
+        lines += text.after_lines(events)
     return lines
 
 
@@ -564,7 +380,8 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         return _refuse("replay", exc)
     try:
         game = replay_record(record)
-        moves = _verbose_lines(record) if args.verbose else []
+        plugin = catalog.get(game.name)
+        moves = _verbose_lines(record, plugin.renderer()) if args.verbose else []
     except RecordError as exc:
         # A refill that is not what the seeds give often makes a later draw impossible: say so.
         try:
@@ -575,12 +392,13 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             if check.checkable and not check.ok:
                 print(f"replay: MISMATCH: {_refill_name(check)}: {check.problem}", file=sys.stderr)
         return _refuse("replay", exc)
-    out.write(_config_line(record, game) + "\n")
+    text = plugin.renderer()
+    out.write(_config_line(record, game, text) + "\n")
     for line in moves:
         out.write(line + "\n")
     if moves:
         out.write("\n")
-    for line in _result_lines(game):
+    for line in _result_lines(game, text):
         out.write(line + "\n")
     status = 0
     fair = _fair_deals(record)

@@ -1,39 +1,36 @@
 """Bots play each other: speed, results and invariants (``rummyhall simulate``).
 
-:func:`simulate` seats one bot per seat and plays deals until it has played the number asked
-for (a pool plays whole matches, so it may play a few more). The house deals provably-fair decks
-derived from the seed (:class:`FairHouse`: deal ``k`` of a run uses the server seed
-``sha256(f"{seed}:{k}")``), refills the closed deck from the deal's seeds when the game asks, and
-the clock advances a fixed step per action: bots act at once, so no deadline is ever reached.
-With ``checks=True`` every invariant of :mod:`rummyhall.games.invariants` is checked after every
-action; the report lists what broke. ``checks=False`` skips them, to measure speed.
+:func:`simulate` plays any game of the catalog the same way: one bot per seat, games one after
+another until the number of deals asked for is played (a pool plays whole matches, so it may play
+a few more). The house deals provably-fair decks derived from the seed (:class:`FairHouse`: deal
+``k`` of a run uses the server seed ``sha256(f"{seed}:{k}")``), refills the closed deck from the
+deal's seeds when the game asks, and the clock advances a fixed step per action: bots act at
+once, so no deadline is ever reached. With ``checks=True`` every invariant of
+:mod:`rummyhall.games.invariants` is checked after every action; the report lists what broke.
+``checks=False`` skips them, to measure speed.
 
-Rummy Patti (:func:`simulate_patti`) plays one table session: every game is a deal, the stacks
-carry over from game to game and the first move passes one seat on each game, as at a real table.
-A seat whose stack falls below a third of what it brought buys in again, back to the full stack
-(counted as a rebuy): a seat left just above the boot would otherwise pay boots and chaals it
-cannot keep up with, game after game, and the per-seat figures would measure that instead of the
-bots.
+What differs from game to game is the game's :class:`Tally` (its catalog entry's
+:attr:`~rummyhall.catalog.GamePlugin.tally`, in ``games/<name>/tally.py``): the first game's config
+(:meth:`Tally.setup`), what its events add up to (:meth:`Tally.count`), whether its games are one
+table session (:attr:`Tally.session`: the same bots throughout, each next game's config from the
+engine's :meth:`~rummyhall.games.protocol.Game.table_config` with the stacks
+:meth:`Tally.stacks` gives) or each a new table with new bots, and the report's figures and lines
+(:meth:`Tally.figures`, :meth:`Tally.lines`). There is one report type, :class:`SimReport`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
 
 from rummyhall import catalog
 from rummyhall.bots import Bot
 from rummyhall.cards import Card, shoe
-from rummyhall.games.indian13.engine import Indian13
-from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.invariants import Invariants
-from rummyhall.games.patti.engine import Patti
-from rummyhall.games.patti.rules import PattiConfig
-from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, notation
+from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, Game, GameError, notation
 from rummyhall.shuffle import FairDeal
 
 STEP_MS: Final = 1000
@@ -42,15 +39,6 @@ MAX_ACTIONS: Final = 20_000
 """A game still running after this many actions is reported as stuck."""
 MAX_VIOLATIONS: Final = 200
 """Violations kept in a report (the count goes on)."""
-ENTRY_FEE: Final = 100
-"""Chips each player pays into a simulated pool."""
-PATTI_BOOT: Final = 10
-"""The boot at a simulated Rummy Patti table."""
-PATTI_STACK_BOOTS: Final = 300
-"""The chips each seat brings to a simulated Rummy Patti table (and buys in again with), in
-boots: enough for a long game, short of the pot limit (1024 boots), so that seats do run out."""
-PATTI_REBUY_BELOW: Final = 3
-"""A seat whose stack falls below 1/3 of :data:`PATTI_STACK_BOOTS` buys in again."""
 
 
 class FairHouse:
@@ -92,60 +80,50 @@ class FairHouse:
 
 @dataclass(slots=True)
 class Tally:
-    """Counts gathered from the events of the games played."""
+    """What the events of a simulation add up to. This base counts what every game has (deals,
+    actions, checks, violations) and counts no event; a game's tally (``games/<name>/tally.py``)
+    counts its events in :meth:`count` and says how its games are set up and reported."""
 
     seats: int
     deals: int = 0
+    """Deals played (for a game without deals inside it, games)."""
     matches: int = 0
+    """Games (matches) played to their end."""
     actions: int = 0
-    points: dict[int, int] = field(default_factory=dict)
-    wins: dict[int, int] = field(default_factory=dict)
-    match_wins: dict[int, int] = field(default_factory=dict)
-    first_drops: int = 0
-    middle_drops: int = 0
-    declarations: int = 0
-    wrong_declarations: int = 0
     timeouts: int = 0
-    reshuffles: int = 0
-    rejoins: int = 0
     checked: int = 0
+    """Actions after which the invariants were checked."""
     violations: list[str] = field(default_factory=list)
+    """Invariants broken and actions refused (at most MAX_VIOLATIONS of them)."""
     violation_count: int = 0
 
-    def __post_init__(self) -> None:
-        for table in (self.points, self.wins, self.match_wins):
-            for seat in range(1, self.seats + 1):
-                table.setdefault(seat, 0)
+    session: ClassVar[bool] = False
+    """Whether the games are one table session: the same bots throughout, and each next game's
+    config from the engine's ``table_config`` (with :meth:`stacks`). Else every game is a new
+    table, with new bots, from the same config."""
+    hidden: ClassVar[str] = "another seat's hidden cards"
+    """What the views and events were checked never to show (the report's words)."""
+
+    def setup(self, *, profile: str, mode: str, options: Mapping[str, Any]) -> JSON:
+        """The config of the first game for :attr:`seats` players (``options``: the game's own
+        settings of a simulation); ValueError for a table the rules do not allow."""
+        raise NotImplementedError(f"{type(self).__name__} does not set up a simulation")
 
     def count(self, events: list[Event]) -> None:
-        for event in events:
-            kind = event.kind
-            data = event.data
-            if kind == "drop":
-                if data.get("how") == "first drop":
-                    self.first_drops += 1
-                else:
-                    self.middle_drops += 1
-            elif kind == "declaration":
-                if data.get("valid"):
-                    self.declarations += 1
-                else:
-                    self.wrong_declarations += 1
-            elif kind == "deal_end":
-                self.deals += 1
-                self.wins[int(data["winner"])] += 1
-                for seat, score in data["scores"].items():
-                    self.points[int(seat)] += int(score)
-            elif kind == "game_over":
-                self.matches += 1
-                for seat in data.get("winners", ()):
-                    self.match_wins[int(seat)] += 1
-            elif kind == "reshuffle":
-                self.reshuffles += 1
-            elif kind == "rejoin":
-                self.rejoins += 1
-            elif kind in {"timeout", "missed"}:
-                self.timeouts += 1
+        """Count what ``events`` (of one accepted action) add up to."""
+
+    def stacks(self, game: Game) -> dict[int, int]:
+        """The chips each seat brings to the next game of a session, after ``game`` ended."""
+        return {}
+
+    def figures(self, report: SimReport) -> dict[str, Any]:
+        """Everything the report says, by name, in the order of its JSON (per-seat tables keyed
+        by seat number); :attr:`SimReport` reads its attributes from here."""
+        return {}
+
+    def lines(self, report: SimReport) -> list[str]:
+        """The report's lines above the invariants and violations."""
+        return []
 
     def violation(self, text: str) -> None:
         self.violation_count += 1
@@ -258,81 +236,68 @@ class _Stuck(Exception):
 
 @dataclass(frozen=True, slots=True)
 class SimReport:
-    """What :func:`simulate` measured. Per-seat tables are keyed by seat number."""
+    """What :func:`simulate` measured, for any game. Besides the fields below, a report has the
+    figures of its game's tally as attributes (:meth:`Tally.figures`: ``points``, ``drops``,
+    ``chips``, ``counts``, ``deals_per_second``...)."""
 
     game: str
-    profile: str
-    mode: str
     players: int
     seed: int
     checks: bool
-    deals: int
-    matches: int
-    actions: int
     seconds: float
-    points: dict[int, int]
-    """Points scored per seat over all deals (lower is better)."""
-    wins: dict[int, int]
-    """Deals won per seat."""
-    match_wins: dict[int, int]
-    """Games won per seat (a points game is one deal; a pool is a match)."""
-    first_drops: int
-    middle_drops: int
-    declarations: int
-    wrong_declarations: int
-    timeouts: int
-    reshuffles: int
-    rejoins: int
-    checked: int
-    """Actions after which the invariants were checked."""
-    violations: list[str]
-    """Invariants broken and actions refused (at most MAX_VIOLATIONS of them)."""
-    violation_count: int = 0
+    tally: Tally
+    """The game's tally at the end of the run."""
+
+    def __getattr__(self, name: str) -> Any:
+        figures = self.tally.figures(self)
+        if name in figures:
+            return figures[name]
+        raise AttributeError(f"{type(self).__name__!r} of {self.game} has no {name!r}")
 
     @property
-    def deals_per_second(self) -> float:
-        return self.deals / self.seconds if self.seconds > 0 else 0.0
+    def deals(self) -> int:
+        return self.tally.deals
 
     @property
-    def drops(self) -> int:
-        return self.first_drops + self.middle_drops
+    def matches(self) -> int:
+        return self.tally.matches
+
+    @property
+    def actions(self) -> int:
+        return self.tally.actions
+
+    @property
+    def checked(self) -> int:
+        return self.tally.checked
+
+    @property
+    def violations(self) -> list[str]:
+        return list(self.tally.violations)
+
+    @property
+    def violation_count(self) -> int:
+        return self.tally.violation_count
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        for key in ("points", "wins", "match_wins"):
-            data[key] = {str(seat): value for seat, value in data[key].items()}
-        data["seconds"] = round(self.seconds, 4)
-        data["deals_per_second"] = round(self.deals_per_second, 2)
-        data["drops"] = self.drops
+        """The figures as JSON: per-seat tables keyed by the seat's number as text, times rounded
+        (seconds to 0.1 ms, rates to 0.01)."""
+        data = self.tally.figures(self)
+        for key, value in data.items():
+            if isinstance(value, dict) and all(isinstance(k, int) for k in value):
+                data[key] = {str(seat): n for seat, n in value.items()}
+            elif key == "seconds":
+                data[key] = round(value, 4)
+            elif key.endswith("_per_second"):
+                data[key] = round(value, 2)
         return data
 
     def summary(self) -> str:
-        seats = range(1, self.players + 1)
-        games = "match" if self.mode != "points" else "game"
-        lines = [
-            f"simulate {self.game} {self.profile} {self.mode}, {self.players} bots, "
-            f"seed {self.seed}",
-            f"  {self.deals} deals ({self.matches} {games}{'es' if games == 'match' else 's'}),"
-            f" {self.actions} actions in {self.seconds:.2f} s: "
-            f"{self.deals_per_second:.1f} deals/s",
-            "  seat     " + "".join(f"{seat:>8}" for seat in seats),
-            "  points   " + "".join(f"{self.points[seat]:>8}" for seat in seats),
-            "  per deal "
-            + "".join(f"{self.points[seat] / max(1, self.deals):>8.1f}" for seat in seats),
-            "  wins     " + "".join(f"{self.wins[seat]:>8}" for seat in seats),
-        ]
-        if self.mode != "points":
-            lines.append("  matches  " + "".join(f"{self.match_wins[seat]:>8}" for seat in seats))
-        lines += [
-            f"  drops {self.drops} (first {self.first_drops}, middle {self.middle_drops}); "
-            f"declarations {self.declarations} (wrong {self.wrong_declarations}); "
-            f"reshuffles {self.reshuffles}; rejoins {self.rejoins}; timeouts {self.timeouts}",
-        ]
+        lines = self.tally.lines(self)
         if self.checks:
             lines += [
                 f"  invariants checked after each of {self.checked} actions: every card in",
                 "    exactly one place, postings summing to zero, no view or event showing",
-                "    another seat's hidden cards",
+                f"    {self.tally.hidden}",
             ]
         else:
             lines.append("  invariants not checked (--no-checks)")
@@ -364,13 +329,14 @@ def simulate(
     checks: bool = True,
     *,
     bots: BotFactory | None = None,
-) -> SimReport | PattiReport:
+    options: Mapping[str, Any] | None = None,
+) -> SimReport:
     """Bots play ``deals`` deals (whole matches in a pool) and the report says how it went.
 
     ``game`` names the game (default: the catalog's first, :func:`rummyhall.catalog.default`);
-    its catalog entry says how it is simulated (:attr:`rummyhall.catalog.GamePlugin.simulate`).
-    ``bots`` makes the bot of each seat (default: the game's own bot). For ``patti`` a deal is a
-    game, ``profile`` is not used and ``mode`` must be ``points`` (:func:`simulate_patti`).
+    its tally (:attr:`rummyhall.catalog.GamePlugin.tally`) sets the table up from ``profile``,
+    ``mode`` and ``options`` (the game's own settings, e.g. Rummy Patti's ``boot`` and ``stack``)
+    and counts what happens. ``bots`` makes the bot of each seat (default: the game's own bot).
     Raises ValueError for an unknown game or a table the rules do not allow."""
     try:
         plugin = catalog.default() if game is None else catalog.get(game)
@@ -379,49 +345,24 @@ def simulate(
         raise ValueError(f"no bot plays {game!r}; known: {known}") from None
     if deals < 1:
         raise ValueError("simulate at least one deal")
-    report: SimReport | PattiReport = plugin.simulator()(
-        profile=profile,
-        players=players,
-        deals=deals,
-        seed=seed,
-        mode=mode,
-        checks=checks,
-        bots=bots,
-    )
-    return report
-
-
-def simulate_indian13(
-    *,
-    profile: str,
-    players: int,
-    deals: int,
-    seed: int,
-    mode: str,
-    checks: bool,
-    bots: BotFactory | None,
-) -> SimReport:
-    """:func:`simulate` for 13-card Indian Rummy: tables of one match each (a points game is one
-    deal), until ``deals`` deals are played."""
-    game = Indian13.name
-    make_bot = bots or own_bots(game)
-    config = Indian13Config(
-        profile=profile,
-        seats=players,
-        mode=mode,
-        entry_fee=0 if mode == "points" else ENTRY_FEE,
-    )
+    tally = plugin.tally_class()(players)
+    first = tally.setup(profile=profile, mode=mode, options=options or {})
+    engine = plugin.engine
+    make_bot = bots or own_bots(plugin.name)
     house = FairHouse(seed)
-    tally = Tally(players)
     full_shoe: list[Card] | None = None
+    seats: dict[int, Bot] = {}
+    config = first
     started = time.perf_counter()
     number = 0
     while tally.deals < deals:
-        table = Indian13(config)
+        table = engine.create(config)
         if checks and full_shoe is None:
             full_shoe = shoe(*table.shoe())
         invariants = Invariants(table, full_shoe) if checks and full_shoe is not None else None
-        seats = {s: make_bot(s, seed * 1_000_003 + number * 101 + s) for s in range(1, players + 1)}
+        if not (tally.session and seats):  # a new table: new bots
+            salt = 0 if tally.session else number * 101
+            seats = {s: make_bot(s, seed * 1_000_003 + salt + s) for s in range(1, players + 1)}
         runner = Runner(
             table, seats, house, tally, invariants=invariants, label=f"game {number + 1}, "
         )
@@ -433,235 +374,9 @@ def simulate_indian13(
         if tally.deals == before:
             break  # a game without a deal: reported as a violation already
         number += 1
+        if tally.session:
+            config = engine.table_config(first, game_no=number + 1, stacks=tally.stacks(table))
     seconds = time.perf_counter() - started
     return SimReport(
-        game=game,
-        profile=profile,
-        mode=mode,
-        players=players,
-        seed=seed,
-        checks=checks,
-        deals=tally.deals,
-        matches=tally.matches,
-        actions=tally.actions,
-        seconds=seconds,
-        points=dict(tally.points),
-        wins=dict(tally.wins),
-        match_wins=dict(tally.match_wins),
-        first_drops=tally.first_drops,
-        middle_drops=tally.middle_drops,
-        declarations=tally.declarations,
-        wrong_declarations=tally.wrong_declarations,
-        timeouts=tally.timeouts,
-        reshuffles=tally.reshuffles,
-        rejoins=tally.rejoins,
-        checked=tally.checked,
-        violations=list(tally.violations),
-        violation_count=tally.violation_count,
+        game=plugin.name, players=players, seed=seed, checks=checks, seconds=seconds, tally=tally
     )
-
-
-# --- Rummy Patti ---------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class PattiTally(Tally):
-    """What the events of Rummy Patti games add up to: ``points`` are chips won (or lost, below
-    zero) per seat, ``wins`` games won (a shared pot counts for every winner), ``counts`` the
-    moves and endings by kind."""
-
-    counts: Counter[str] = field(default_factory=Counter)
-
-    def count(self, events: list[Event]) -> None:
-        counts = self.counts
-        for event in events:
-            kind = event.kind
-            data = event.data
-            if kind == "chaal":
-                counts[
-                    "auto chaal" if data["auto"] else "chaal 2x" if data["double"] else "chaal"
-                ] += 1
-            elif kind == "exchange":
-                counts[f"exchange {data['with']}"] += 1
-                counts["raise"] += bool(data["double"])
-            elif kind == "pack":
-                counts[f"pack: {data['why']}"] += 1
-            elif kind in ("sideshow", "sideshow_accepted", "sideshow_refused", "show"):
-                counts[kind.replace("_", " ")] += 1
-            elif kind == "timeout":
-                self.timeouts += 1
-            elif kind == "game_over":
-                self.deals += 1
-                self.matches += 1
-                winners = data["winners"]
-                for seat in winners:
-                    self.wins[int(seat)] += 1
-                for seat, chips in data["points"].items():
-                    self.points[int(seat)] += int(chips)
-                counts[f"end: {data['detail']['how']}"] += 1
-                counts["split pot"] += len(winners) > 1
-
-
-_PATTI_COUNT_LINES: Final = (
-    ("moves", ("chaal", "chaal 2x", "exchange open", "exchange closed", "raise", "auto chaal")),
-    ("asks", ("sideshow", "sideshow accepted", "sideshow refused", "show")),
-    ("packs", ("pack: packed", "pack: chips", "pack: timeouts")),
-    ("endings", ("end: last player", "end: show", "end: pot limit", "split pot")),
-)
-"""The lines of counts in a Patti report: a label and the counts it lists."""
-
-
-@dataclass(frozen=True, slots=True)
-class PattiReport:
-    """What :func:`simulate_patti` measured. Per-seat tables are keyed by seat number."""
-
-    game: str
-    players: int
-    seed: int
-    checks: bool
-    boot: int
-    stack: int
-    games: int
-    actions: int
-    seconds: float
-    chips: dict[int, int]
-    """Chips won (lost, below zero) per seat over all games; they sum to zero."""
-    wins: dict[int, int]
-    """Games won per seat (a shared pot counts for each of its winners)."""
-    counts: dict[str, int]
-    """Moves and endings by kind: ``chaal``, ``exchange open``, ``pack: chips``, ``end: show``..."""
-    rebuys: int
-    """Times a seat left short (below a third of its stack) bought in again."""
-    timeouts: int
-    checked: int
-    violations: list[str]
-    violation_count: int = 0
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        for key in ("chips", "wins"):
-            data[key] = {str(seat): value for seat, value in data[key].items()}
-        data["counts"] = dict(sorted(self.counts.items()))
-        data["seconds"] = round(self.seconds, 4)
-        data["games_per_second"] = round(self.games_per_second, 2)
-        return data
-
-    def summary(self) -> str:
-        seats = range(1, self.players + 1)
-        per_game = self.actions / max(1, self.games)
-        lines = [
-            f"simulate patti, {self.players} bots, boot {self.boot}, stacks of {self.stack} "
-            f"carried from game to game (topped up below {self.stack // PATTI_REBUY_BELOW}), "
-            f"seed {self.seed}",
-            f"  {self.games} games, {self.actions} actions ({per_game:.1f} a game) in "
-            f"{self.seconds:.2f} s: {self.games_per_second:.1f} games/s",
-            "  seat     " + "".join(f"{seat:>9}" for seat in seats),
-            "  chips    " + "".join(f"{self.chips[seat]:>+9}" for seat in seats),
-            "  wins     " + "".join(f"{self.wins[seat]:>9}" for seat in seats),
-            *(f"  {label:<9}{self._counts(keys)}" for label, keys in _PATTI_COUNT_LINES),
-            f"  rebuys {self.rebuys}; timeouts {self.timeouts}",
-        ]
-        if self.checks:
-            lines += [
-                f"  invariants checked after each of {self.checked} actions: every card in",
-                "    exactly one place, postings summing to zero, no view or event showing",
-                "    another seat's hidden cards (sideshow hands only to the two players)",
-            ]
-        else:
-            lines.append("  invariants not checked (--no-checks)")
-        if self.violation_count:
-            lines.append(f"  VIOLATIONS: {self.violation_count}")
-            lines += [f"    {text}" for text in self.violations[:20]]
-        else:
-            lines.append("  violations: none")
-        return "\n".join(lines)
-
-    def _counts(self, keys: tuple[str, ...]) -> str:
-        def name(key: str) -> str:
-            return key.partition(": ")[2] or key
-
-        return ", ".join(f"{name(key)} {self.counts.get(key, 0)}" for key in keys)
-
-
-def simulate_patti(
-    players: int = 6,
-    games: int = 2000,
-    seed: int = 1,
-    checks: bool = True,
-    *,
-    boot: int = PATTI_BOOT,
-    stack: int = PATTI_STACK_BOOTS * PATTI_BOOT,
-    bots: BotFactory | None = None,
-) -> PattiReport:
-    """Bots play ``games`` games of Rummy Patti at one table (see the module docstring): stacks of
-    ``stack`` chips carried over, a rebuy to ``stack`` for a seat left below a third of it, the
-    first move one seat on each game. Raises ValueError for a table the rules do not allow."""
-    if games < 1:
-        raise ValueError("simulate at least one game")
-    config = PattiConfig(seats=players, boot=boot, stacks=(stack,) * players)
-    make_bot = bots or own_bots(Patti.name)
-    seats = {s: make_bot(s, seed * 1_000_003 + s) for s in range(1, players + 1)}
-    house = FairHouse(seed)
-    tally = PattiTally(players)
-    full_shoe = shoe(1, 0)
-    rebuys = 0
-    started = time.perf_counter()
-    for number in range(games):
-        table = Patti(config)
-        invariants = Invariants(table, full_shoe) if checks else None
-        runner = Runner(
-            table, seats, house, tally, invariants=invariants, label=f"game {number + 1}, "
-        )
-        try:
-            runner.run()
-        except _Stuck:
-            break
-        if not table.over:
-            break  # reported as a violation already
-        stacks = list(table.final_stacks())
-        for index, chips in enumerate(stacks):
-            if chips < max(boot, stack // PATTI_REBUY_BELOW):
-                stacks[index] = stack
-                rebuys += 1
-        config = config.following(stacks)
-    seconds = time.perf_counter() - started
-    return PattiReport(
-        game=Patti.name,
-        players=players,
-        seed=seed,
-        checks=checks,
-        boot=boot,
-        stack=stack,
-        games=tally.deals,
-        actions=tally.actions,
-        seconds=seconds,
-        chips=dict(tally.points),
-        wins=dict(tally.wins),
-        counts=dict(tally.counts),
-        rebuys=rebuys,
-        timeouts=tally.timeouts,
-        checked=tally.checked,
-        violations=list(tally.violations),
-        violation_count=tally.violation_count,
-    )
-
-
-def simulate_patti_session(
-    *,
-    profile: str,
-    players: int,
-    deals: int,
-    seed: int,
-    mode: str,
-    checks: bool,
-    bots: BotFactory | None,
-) -> PattiReport:
-    """:func:`simulate` for Rummy Patti: one table session of ``deals`` games
-    (:func:`simulate_patti`); there is no profile and no mode."""
-    if mode != "points":
-        raise ValueError("Rummy Patti has no modes; leave --mode out")
-    return simulate_patti(players, deals, seed, checks, bots=bots)

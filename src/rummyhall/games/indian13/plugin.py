@@ -26,10 +26,9 @@ PLUGIN: Final = GamePlugin(
     bot=make_bot,
     rooms=ROOMS,
     # The parts below still live outside this folder (issue 16 moves them in, one by one).
-    terminal="rummyhall.terminal:start",
-    tally="rummyhall.sim:Tally",
-    simulate="rummyhall.sim:simulate_indian13",
-    replay_notes="rummyhall.cli:rummy_event_note",
+    terminal="rummyhall.games.indian13.terminal:start",
+    tally="rummyhall.games.indian13.tally:Indian13Tally",
+    text="rummyhall.games.indian13.text:Indian13Text",
     play_options=(
         CliOption(("--profile",), "the rules (default classic)", choices=tuple(PROFILE_RULES)),
         CliOption(

@@ -24,10 +24,9 @@ PLUGIN: Final = GamePlugin(
     bot=make_bot,
     rooms=ROOMS,
     # The parts below still live outside this folder (issue 16 moves them in, one by one).
-    terminal="rummyhall.terminal_patti:start",
-    tally="rummyhall.sim:PattiTally",
-    simulate="rummyhall.sim:simulate_patti_session",
-    replay_notes="rummyhall.cli:patti_event_note",
+    terminal="rummyhall.games.patti.terminal:start",
+    tally="rummyhall.games.patti.tally:PattiTally",
+    text="rummyhall.games.patti.text:PattiText",
     play_options=(
         CliOption(("--boot",), "the boot (default 10)", type=int),
         CliOption(("--stack",), "chips each player brings (default 100 boots)", type=int),

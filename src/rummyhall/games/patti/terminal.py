@@ -1,5 +1,5 @@
 """The terminal table of ``rummyhall play patti``: one person (seat 1) against bots, game after
-game, in a scrolling terminal (the display helpers are :mod:`rummyhall.terminal`'s).
+game, in a scrolling terminal, on the shared terminal base (:mod:`rummyhall.terminal.base`).
 
 A thin driver around the engine, like the 13-card table: the house deals a provably-fair deck per
 game, bots act at once from their own views, and the person's short commands become notation
@@ -24,14 +24,16 @@ from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import HOUSE, JSON, Deal, Event
 from rummyhall.shuffle import FairDeal
-from rummyhall.terminal import (
+from rummyhall.terminal.base import (
     HUMAN,
     NO_LIMIT_MS,
     Bot,
     QuitTable,
     TerminalBase,
     canonical_card,
+    house_bots,
     pad,
+    play,
     rpad,
 )
 
@@ -52,16 +54,8 @@ Any other line is sent to the engine as notation, e.g. "chaal 2x" or "exchange o
 There are no timers here: take your time. The bots move at once."""
 
 
-def make_bot(seed: int, seat: int) -> Bot:
-    """The house bot for ``seat`` (each seat gets its own seed derived from ``seed``)."""
-    from rummyhall.games.patti.bot import PattiBot
-
-    return PattiBot(seed=seed * 1000 + seat)
-
-
-def new_fair_deal(client_seed: str, nonce: int) -> FairDeal:
-    """A provably-fair deal with a fresh secret server seed."""
-    return FairDeal.new(client_seed, nonce)
+make_bot = house_bots(Patti.name)
+"""The house bot of each seat (:func:`rummyhall.terminal.base.house_bots`)."""
 
 
 def draw_first(players: int) -> int:
@@ -117,9 +111,9 @@ class PattiTable(TerminalBase[Patti]):
         deal_source: Callable[[str, int], FairDeal] | None = None,
         first: Callable[[int], int] | None = None,
     ) -> None:
-        """``bot_factory``, ``deal_source`` and ``first`` default to this module's
-        :func:`make_bot`, :func:`new_fair_deal` and :func:`draw_first`; ``colour`` None: colours
-        on a terminal only."""
+        """``bot_factory`` and ``first`` default to this module's :data:`make_bot` and
+        :func:`draw_first`, ``deal_source`` to :func:`rummyhall.terminal.base.new_fair_deal`;
+        ``colour`` None: colours on a terminal only."""
         self.settings = settings
         self.game = Patti(settings.config((first or draw_first)(settings.players)))
         super().__init__(
@@ -129,7 +123,7 @@ class PattiTable(TerminalBase[Patti]):
             colour=colour,
             clock=clock,
             bot_factory=bot_factory or make_bot,
-            deal_source=deal_source or new_fair_deal,
+            deal_source=deal_source,
         )
         self.number = 1
         self.fair: FairDeal | None = None
@@ -424,18 +418,6 @@ def translate(command: str) -> str:
     return " ".join(words)
 
 
-def play(
-    settings: PattiSettings,
-    *,
-    out: TextIO,
-    ask: Callable[[str], str] = input,
-    colour: bool | None = None,
-    clock: Callable[[], int] | None = None,
-) -> int:
-    """Play a session at the terminal; the exit status."""
-    return PattiTable(settings, out=out, ask=ask, colour=colour, clock=clock).run()
-
-
 def start(request: PlayRequest, out: TextIO) -> Callable[[], int]:
     """``rummyhall play patti`` (its catalog entry's terminal, a
     :data:`rummyhall.catalog.PlayEntry`): the settings from the request, checked (the first game's
@@ -451,4 +433,4 @@ def start(request: PlayRequest, out: TextIO) -> Callable[[], int]:
         client_seed=request.client_seed,
     )
     settings.config()
-    return partial(play, settings, out=out)
+    return partial(play, PattiTable, settings, out=out)
