@@ -400,3 +400,15 @@ async def test_the_server_plays_it(toy: GamePlugin, db_url: str, tmp_path: Path)
     report = await audit_database(db_url)
     assert report.problems == []
     assert await check_flows(db_url) == 1  # who paid whom, as the record says
+
+
+def test_the_catalog_wide_tests_take_it_in(toy: GamePlugin) -> None:
+    """The tests that walk the catalog see the toy too: the conformance run at its rooms' tables
+    passes, and the completeness check fails, by name, for what a test game leaves out (a web
+    view module, golden records, a conformance slice of its own)."""
+    import test_conformance
+    import test_game_completeness
+
+    test_conformance.test_every_game_conforms_at_its_rooms_tables(NAME)
+    with pytest.raises(AssertionError, match=f"{NAME}: no web view at js/games/{NAME}.js"):
+        test_game_completeness.test_every_game_is_complete(NAME)
