@@ -560,8 +560,9 @@ def test_simulate_exit_status(
     fake.simulate = simulate  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "rummyhall.sim", fake)
     assert run(["simulate", "--deals", "3"], capsys)[:2] == (0, "0 violation(s)\n")
+    # No --profile: None, the game's own default (sim.simulate asks its catalog entry).
     assert calls[-1] == {
-        "game": "indian13", "profile": "classic", "players": 4, "deals": 3, "seed": 1,
+        "game": "indian13", "profile": None, "players": 4, "deals": 3, "seed": 1,
         "mode": "points", "checks": True,
     }  # fmt: skip
     code, out, _ = run(

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from conformance import Attempt, ConformanceReport, run_conformance
+from conformance import Attempt, ConformanceReport, ExtraNoise, run_conformance
+from rummyhall import catalog
 from rummyhall.bots import Bot
 from rummyhall.cards import shoe
 from rummyhall.games.indian13.bot import Indian13Bot
@@ -382,3 +383,38 @@ def test_patti_conformance_soak(style: str) -> None:
             seats, range(first, first + 60), style, 0.3 if style == "sleepy" else 0.03
         )
         assert report.games == 60
+
+
+# --- every game of the catalog ----------------------------------------------------------------
+
+NOISE: dict[str, ExtraNoise] = {"indian13": indian13_noise, "patti": patti_noise}
+"""Each game's own noise (attempts its rules must refuse), by name; a game without runs with the
+suite's generic noise only."""
+
+SLICES: dict[str, Any] = {"indian13": test_indian13_conformance, "patti": test_patti_conformance}
+"""The games with their own slice above (every table size, rule-specific styles), by name
+(tests/test_game_completeness.py checks that every game of the catalog has one)."""
+
+
+@pytest.mark.parametrize("name", catalog.names())
+def test_every_game_conforms_at_its_rooms_tables(name: str) -> None:
+    """Whatever the catalog holds: one seeded game at the table of each room of the game (its
+    engine config as the server builds it, every seat holding the buy-in), with its own bot."""
+    plugin = catalog.get(name)
+    configs: list[dict[str, Any]] = []
+    for room in plugin.rooms:
+        config = room.game_config(1, {seat: room.buy_in for seat in range(1, room.seats + 1)})
+        if config not in configs:
+            configs.append(config)
+    assert configs
+    refused = 0
+    for index, config in enumerate(configs):
+        report = run_conformance(
+            lambda seed, config=config: plugin.engine.create(config),
+            lambda seat, seed: plugin.bot(seed * 10 + seat),
+            range(700_000 + 10 * index, 700_000 + 10 * index + 1),
+            extra_noise=NOISE.get(name),
+        )
+        assert report.games == 1 and report.replays >= 1, config
+        refused += report.refused
+    assert refused > 0

@@ -139,7 +139,7 @@ def make_all() -> list[dict[str, Any]]:
     classic = Indian13Config(profile="classic", seats=4)
     games.append(
         document(
-            "classic-points",
+            "indian13-classic-points",
             "classic, 4 players, one deal for points, bots",
             play(classic, 1),
         )
@@ -147,7 +147,7 @@ def make_all() -> list[dict[str, Any]]:
     vengala = Indian13Config(profile="vengala", seats=3)
     games.append(
         document(
-            "vengala-points",
+            "indian13-vengala-points",
             "vengala, 3 players, one deal for points, bots",
             play(vengala, 2),
         )
@@ -157,7 +157,7 @@ def make_all() -> list[dict[str, Any]]:
         if wrong_declarations(game):
             games.append(
                 document(
-                    "classic-wrong-declaration",
+                    "indian13-classic-wrong-declaration",
                     f"classic, 4 players, points; seat 1 declares too early (seed {seed}): "
                     "80 points, and the others play on",
                     game,
@@ -167,7 +167,7 @@ def make_all() -> list[dict[str, Any]]:
     pool = Indian13Config(profile="classic", seats=3, mode="pool101", entry_fee=50)
     games.append(
         document(
-            "classic-pool101",
+            "indian13-classic-pool101",
             "classic pool 101, 3 players with a 50-chip entry, a whole match with a rejoin, bots",
             play(pool, 4),
         )
@@ -252,10 +252,10 @@ FILES = sorted(GOLDEN.glob("*.json"))
 def test_the_golden_games_are_there() -> None:
     names = {path.stem for path in FILES}
     assert names == {
-        "classic-points",
-        "vengala-points",
-        "classic-wrong-declaration",
-        "classic-pool101",
+        "indian13-classic-points",
+        "indian13-vengala-points",
+        "indian13-classic-wrong-declaration",
+        "indian13-classic-pool101",
         "patti-show",
         "patti-pot-limit",
         "patti-timeouts",
@@ -267,6 +267,7 @@ def test_golden_game_replays_to_the_same_end(path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
     golden = record["golden"]
     assert golden["name"] == path.stem
+    assert path.stem.startswith(f"{record['game']}-")  # <game>-<what>.json: found per game
     assert [notation(entry) for entry in record["actions"]] == golden["notation"]
     deals = [entry["deal"] for entry in record["actions"] if "deal" in entry]
     assert deals and all("server_seed" in deal or "cards" in deal for deal in deals)
@@ -281,17 +282,17 @@ def test_golden_game_replays_to_the_same_end(path: Path) -> None:
 
 def test_the_golden_games_show_what_they_say() -> None:
     by_name = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in FILES}
-    wrong = by_name["classic-wrong-declaration"]
+    wrong = by_name["indian13-classic-wrong-declaration"]
     deal = wrong["result"]["detail"]["deals"][0]
     assert "wrong declaration" in deal["how"].values()
     assert sum(1 for how in deal["how"].values() if how in ("declared", "shown")) >= 2
-    pool = by_name["classic-pool101"]
+    pool = by_name["indian13-classic-pool101"]
     assert pool["config"]["mode"] == "pool101"
     assert len(pool["result"]["detail"]["deals"]) > 1
     assert max(pool["result"]["points"].values()) >= 101
     assert any(entry["action"] == "rejoin" for entry in pool["actions"])
-    assert by_name["vengala-points"]["config"]["profile"] == "vengala"
-    assert by_name["classic-points"]["config"]["profile"] == "classic"
+    assert by_name["indian13-vengala-points"]["config"]["profile"] == "vengala"
+    assert by_name["indian13-classic-points"]["config"]["profile"] == "classic"
     patti = {name: by_name[name] for name in by_name if name.startswith("patti")}
     actions = {name: [entry["action"] for entry in data["actions"]] for name, data in patti.items()}
     assert patti["patti-show"]["result"]["detail"]["how"] == "show"

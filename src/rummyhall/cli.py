@@ -582,8 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
     profiled = [plugin for plugin in catalog.games() if plugin.profiles]
     p.add_argument(
         "--profile",
-        default=profiled[0].profiles[0] if profiled else "",
-        help="; ".join(f"{g.name}: {' or '.join(g.profiles)}" for g in profiled) or "unused",
+        help="; ".join(f"{g.name}: {' or '.join(g.profiles)} (first: default)" for g in profiled)
+        or "unused",
     )
     p.add_argument("--players", type=int, default=4)
     p.add_argument(

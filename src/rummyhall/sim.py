@@ -321,7 +321,7 @@ def own_bots(game: str) -> BotFactory:
 
 def simulate(
     game: str | None = None,
-    profile: str = "classic",
+    profile: str | None = None,
     players: int = 4,
     deals: int = 500,
     seed: int = 1,
@@ -334,9 +334,11 @@ def simulate(
     """Bots play ``deals`` deals (whole matches in a pool) and the report says how it went.
 
     ``game`` names the game (default: the catalog's first, :func:`rummyhall.catalog.default`);
-    its tally (:attr:`rummyhall.catalog.GamePlugin.tally`) sets the table up from ``profile``,
-    ``mode`` and ``options`` (the game's own settings, e.g. Rummy Patti's ``boot`` and ``stack``)
-    and counts what happens. ``bots`` makes the bot of each seat (default: the game's own bot).
+    its tally (:attr:`rummyhall.catalog.GamePlugin.tally`) sets the table up from ``profile`` (by
+    default the game's first, :attr:`~rummyhall.catalog.GamePlugin.profiles`, or ``""`` for a game
+    without profiles), ``mode`` and ``options`` (the game's own settings, e.g. Rummy Patti's
+    ``boot`` and ``stack``) and counts what happens. ``bots`` makes the bot of each seat
+    (default: the game's own bot).
     Raises ValueError for an unknown game or a table the rules do not allow."""
     try:
         plugin = catalog.default() if game is None else catalog.get(game)
@@ -346,6 +348,8 @@ def simulate(
     if deals < 1:
         raise ValueError("simulate at least one deal")
     tally = plugin.tally_class()(players)
+    if profile is None:
+        profile = plugin.profiles[0] if plugin.profiles else ""
     first = tally.setup(profile=profile, mode=mode, options=options or {})
     engine = plugin.engine
     make_bot = bots or own_bots(plugin.name)
