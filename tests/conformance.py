@@ -12,7 +12,8 @@
 * now and then a random concrete action from ``legal(seat)`` is tried on a copy of the game: it
   must be accepted (``legal`` never lists what ``apply`` refuses);
 * after every accepted action, every invariant of :mod:`rummyhall.games.invariants` holds and every
-  view is JSON;
+  view is JSON; given the game's view type (``view_type``, its ``TypedDict``), every view of every
+  seat, the house and the spectators matches it exactly (tests/typed_views.py);
 * at the end, ``replay`` of the JSON record rebuilds every seat's view, the awaited seats and the
   result, and so does a replay cut at a few points sampled during the game.
 
@@ -34,6 +35,7 @@ from rummyhall.cards import shoe
 from rummyhall.games.invariants import Invariants, ViewShape, viewers
 from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, notation, replay
 from rummyhall.sim import FairHouse
+from typed_views import mismatches
 
 Expect = bool | None
 """For a noise attempt: True, it must be accepted; False, refused; None, either."""
@@ -56,6 +58,8 @@ class ConformanceReport:
     probes: int = 0
     """Concrete legal actions tried on a copy of the game."""
     replays: int = 0
+    typed_views: int = 0
+    """States whose every view was checked against the game's view type."""
     events: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
     """Error codes of the refused attempts."""
@@ -106,8 +110,10 @@ class _Play:
         probes: float,
         extra_noise: ExtraNoise | None,
         shape: ViewShape | None,
+        view_type: Any = None,
     ) -> None:
         self.seed = seed
+        self.view_type = view_type
         self.rng = random.Random(seed)
         self.game = game
         self.bots = bots
@@ -144,7 +150,7 @@ class _Play:
         self.at = at
         self.report.actions += 1
         self.report.count(events)
-        problems = self.invariants.check(events)
+        problems = self.invariants.check(events) + self.typed_views()
         if problems:
             raise self.fail("; ".join(problems[:5]))
         if self.rng.random() < 0.02:
@@ -230,9 +236,19 @@ class _Play:
         self.report.noise_accepted += 1
         self.report.actions += 1
         self.report.count(events)
-        problems = self.invariants.check(events)
+        problems = self.invariants.check(events) + self.typed_views()
         if problems:
             raise self.fail("; ".join(problems[:5]))
+
+    def typed_views(self) -> list[str]:
+        """How every view differs from the game's view type (none given: nothing to check)."""
+        if self.view_type is None:
+            return []
+        problems: list[str] = []
+        for viewer in viewers(self.game):
+            problems += mismatches(self.game.view(viewer), self.view_type, f"view({viewer})")
+        self.report.typed_views += 1
+        return problems
 
     def probe(self) -> None:
         """A concrete action ``legal()`` lists must be accepted (tried on a copy)."""
@@ -331,14 +347,16 @@ def run_conformance(
     probes: float = 0.05,
     extra_noise: ExtraNoise | None = None,
     shape: ViewShape | None = None,
+    view_type: Any = None,
     max_actions: int = 20_000,
 ) -> ConformanceReport:
     """Play one game per seed (``make_game(seed)``, bots from ``make_bot(seat, seed)``) under the
     checks of the module docstring. ``noise`` is the chance, before each move, of a noise round
     instead; ``timeouts`` and ``random_moves`` the chances that an awaited seat times out or plays
     a random listed action instead of its bot's. ``shape`` says how to read the views (default:
-    the game's own, :func:`rummyhall.games.invariants.view_shape`). Raises AssertionError on the
-    first failure."""
+    the game's own, :func:`rummyhall.games.invariants.view_shape`); ``view_type``, the game's view
+    ``TypedDict``, is checked against every view after every accepted action. Raises
+    AssertionError on the first failure."""
     report = ConformanceReport()
     for seed in seeds:
         game = make_game(seed)
@@ -355,6 +373,7 @@ def run_conformance(
             probes=probes,
             extra_noise=extra_noise,
             shape=shape,
+            view_type=view_type,
         )
         play.play(max_actions)
         play.check_replays()

@@ -19,9 +19,11 @@ from rummyhall.cards import shoe
 from rummyhall.games.indian13.bot import Indian13Bot
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import Indian13Config
+from rummyhall.games.indian13.views import Indian13View
 from rummyhall.games.patti.bot import PattiBot
 from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.rules import PattiConfig
+from rummyhall.games.patti.views import PattiView
 from rummyhall.games.protocol import Game
 from scenarios import Table, stacked
 
@@ -124,7 +126,12 @@ def _conform(
         return Stubborn(seed * 10 + seat) if stubborn else Indian13Bot(seed=seed * 10 + seat)
 
     return run_conformance(
-        make_game, make_bot, seeds, extra_noise=indian13_noise, timeouts=timeouts
+        make_game,
+        make_bot,
+        seeds,
+        extra_noise=indian13_noise,
+        timeouts=timeouts,
+        view_type=Indian13View,
     )
 
 
@@ -170,6 +177,7 @@ def test_indian13_conformance(profile: str, seats: int, mode: str, games: int, s
     assert report.games == games
     assert report.refused > 0
     assert report.replays > games - 1
+    assert report.typed_views == report.actions > 0  # every state's views, typed
     TOTALS.update(report.events)
     TOTALS.update(f"code:{code}" for code in report.codes.elements())
     TOTALS["probes"] += report.probes
@@ -307,6 +315,7 @@ def _conform_patti(seats: int, seeds: range, style: str, timeouts: float) -> Con
         extra_noise=patti_noise,
         timeouts=timeouts,
         random_moves=0.08,
+        view_type=PattiView,
     )
 
 
@@ -337,6 +346,7 @@ def test_patti_conformance(seats: int, games: int, style: str) -> None:
     assert report.games == games
     assert report.refused > 0
     assert report.replays > games - 1
+    assert report.typed_views == report.actions > 0  # every state's views, typed
     PATTI_TOTALS.update(report.events)
     PATTI_TOTALS.update(f"code:{code}" for code in report.codes.elements())
     PATTI_TOTALS["probes"] += report.probes

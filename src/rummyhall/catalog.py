@@ -159,9 +159,9 @@ class GamePlugin:
     def tally_class(self) -> type[Tally]:
         return cast("type[Tally]", resolve(self.tally))
 
-    def renderer(self) -> GameText:
+    def renderer(self) -> GameText[Any]:
         """A new renderer of the game's text (one per record: it reads the record in order)."""
-        return cast("type[GameText]", resolve(self.text))()
+        return cast("type[GameText[Any]]", resolve(self.text))()
 
 
 def resolve(ref: str) -> Any:

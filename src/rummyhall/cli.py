@@ -302,13 +302,13 @@ def _refill_lines(checks: Sequence[RefillCheck]) -> tuple[list[str], int]:
     return lines, status
 
 
-def _config_line(record: Mapping[str, Any], game: Game, text: GameText) -> str:
+def _config_line(record: Mapping[str, Any], game: Game, text: GameText[Any]) -> str:
     parts = [str(record["game"]), *text.config_parts(record["config"], game.seats)]
     parts.append(f"{len(record['actions'])} actions")
     return " · ".join(parts)
 
 
-def _result_lines(game: Game, text: GameText) -> list[str]:
+def _result_lines(game: Game, text: GameText[Any]) -> list[str]:
     """The game's deals (its renderer's), then how it ended, its points, winners and postings."""
     lines = text.history_lines(game)
     result = game.result
@@ -326,7 +326,7 @@ def _result_lines(game: Game, text: GameText) -> list[str]:
     return lines
 
 
-def _state_note(game: Game, text: GameText) -> str:
+def _state_note(game: Game, text: GameText[Any]) -> str:
     """The public state after a move (its renderer's: open card, closed deck...), who is
     awaited."""
     parts = text.state_parts(game.view(None))
@@ -338,7 +338,7 @@ def _state_note(game: Game, text: GameText) -> str:
     return " · ".join(parts)
 
 
-def _verbose_lines(record: Mapping[str, Any], text: GameText) -> list[str]:
+def _verbose_lines(record: Mapping[str, Any], text: GameText[Any]) -> list[str]:
     game = _new_game(record)
     actions: Sequence[Mapping[str, Any]] = record["actions"]
     origin = int(actions[0]["at"]) if actions else 0

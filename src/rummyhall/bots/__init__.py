@@ -8,13 +8,15 @@ share, the :class:`Bot` protocol.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
+
+from rummyhall.games.protocol import View
 
 
 class Bot(Protocol):
     """What a table needs from a bot."""
 
-    def act(self, view: dict[str, Any]) -> str | None:
+    def act(self, view: View) -> str | None:
         """The next action for the seat whose ``view`` this is, or None if it has nothing to do."""
         ...
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict
 
 from rummyhall.cards import Card, format_cards, parse_physical
 from rummyhall.shuffle import FairDeal
@@ -34,6 +34,36 @@ HOUSE = 0
 """The seat number of the house, which deals."""
 
 JSON = dict[str, Any]
+
+View = Mapping[str, Any]
+"""What :meth:`Game.view` returns, seen from code that drives any game. Each game narrows it to
+its own ``TypedDict`` (``games/<name>/views.py``: ``Indian13View``, ``PattiView``), which its bot,
+terminal table and text renderer read, so that mypy checks their keys."""
+
+
+class AwaitedView(TypedDict):
+    """An entry of a view's ``awaited``: an :class:`Awaited` as JSON."""
+
+    seat: int
+    kind: str
+    deadline: int | None
+
+
+class PostingView(TypedDict):
+    """A :class:`Posting` as JSON."""
+
+    account: str
+    amount: int
+
+
+class ResultView(TypedDict):
+    """A :class:`Result` as JSON (:meth:`Result.to_json`): a view's ``result``, the ``game_over``
+    event's data. Keys of ``points`` are seat numbers as text; ``detail`` is the game's own."""
+
+    points: dict[str, int]
+    winners: list[int]
+    postings: list[PostingView]
+    detail: dict[str, Any]
 
 
 class GameError(Exception):
@@ -150,7 +180,7 @@ class Result:
         if sum(p.amount for p in self.postings) != 0:
             raise ValueError("postings must sum to zero")
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> ResultView:
         return {
             "points": {str(seat): pts for seat, pts in self.points.items()},
             "winners": list(self.winners),
@@ -308,8 +338,9 @@ class Game(ABC):
         """Validate and apply one action; raise :class:`GameError` before changing anything."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> JSON:
-        """Everything ``seat`` may see now (None: a spectator), as JSON-ready data."""
+    def view(self, seat: int | None) -> View:
+        """Everything ``seat`` may see now (None: a spectator), as JSON-ready data. Each game
+        returns its own ``TypedDict`` (``games/<name>/views.py``)."""
 
     @property
     @abstractmethod

@@ -11,13 +11,17 @@ when the deal ends).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from rummyhall.games.protocol import Event, Game, Result
+from rummyhall.games.protocol import Event, Game, Result, View
+
+V = TypeVar("V", bound=View)
+"""The game's view type (``games/<name>/views.py``)."""
 
 
-class GameText:
-    """What a game adds to the text of a replay. The defaults add nothing."""
+class GameText(Generic[V]):
+    """What a game adds to the text of a replay. The defaults add nothing. ``V`` is the game's
+    view type: :meth:`state_parts` reads it with its keys checked."""
 
     def config_parts(self, config: Mapping[str, Any], seats: int) -> list[str]:
         """The table's rules in short, after the game's name (the seats among them)."""
@@ -39,7 +43,7 @@ class GameText:
         command that recomputes the deck."""
         return []
 
-    def state_parts(self, view: Mapping[str, Any]) -> list[str]:
+    def state_parts(self, view: V) -> list[str]:
         """The public state after a move, from the spectators' ``view`` (who is awaited is
         added by the frame)."""
         return []

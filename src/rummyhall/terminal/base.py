@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TextIO, TypeVar
 
 from rummyhall import catalog
 from rummyhall.cards import Card, CardError, parse
-from rummyhall.games.protocol import HOUSE, JSON, Deal, Event, Game, GameError
+from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, View
 from rummyhall.shuffle import FairDeal
 
 HUMAN: Final = 1
@@ -49,7 +49,7 @@ _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 class Bot(Protocol):
     """What the table needs from a bot: the next action for the seat whose view it gets."""
 
-    def act(self, view: dict[str, Any]) -> str | None: ...
+    def act(self, view: View) -> str | None: ...
 
 
 BotFactory = Callable[[int, int], Bot]
@@ -172,9 +172,11 @@ class SeatSettings(Protocol):
 
 
 G = TypeVar("G", bound=Game)
+V = TypeVar("V", bound=View)
+"""The game's view type (``games/<name>/views.py``)."""
 
 
-class TerminalBase(Generic[G]):
+class TerminalBase(Generic[G, V]):
     """What every terminal table shares: the person in seat 1 and a house bot in each other seat,
     the input and output (colours on a terminal unless ``colour`` says otherwise), the clock, the
     provably-fair deal source, and applying an action without ever letting a deadline pass."""
@@ -234,6 +236,10 @@ class TerminalBase(Generic[G]):
             return f"{self.style.bold('You')} {base}"
         return f"{self.who(seat)} {third}"
 
+    def view(self, seat: int | None) -> V:
+        """``seat``'s view of the game, typed as the game's own view."""
+        raise NotImplementedError
+
     def run(self) -> int:
         """Play until the game (or session) ends or the person leaves; the exit status."""
         raise NotImplementedError
@@ -246,7 +252,7 @@ class TerminalBase(Generic[G]):
         bot = self.bots[seat]
         for _ in range(_BOT_PATIENCE):
             try:
-                action = bot.act(self.game.view(seat))
+                action = bot.act(self.view(seat))
             except Exception as exc:  # a broken bot must not end the person's game
                 self.say(self.style.dim(f"({self.who(seat)}'s bot failed: {exc!r})"))
                 break
@@ -291,9 +297,9 @@ class TerminalBase(Generic[G]):
         """The person's turn: commands until one makes a move (help, quitting and showing the
         table again, on an empty line, are the same at every table)."""
         self.say()
-        self.say(self.render(self.game.view(HUMAN)))
+        self.say(self.render(self.view(HUMAN)))
         while True:
-            view = self.game.view(HUMAN)
+            view = self.view(HUMAN)
             command = self.ask(self._prompt(view)).strip()
             if not command:
                 self.say(self.render(view))
@@ -316,14 +322,14 @@ class TerminalBase(Generic[G]):
             return False
         return True
 
-    def render(self, view: JSON) -> str:
+    def render(self, view: V) -> str:
         """The table as the person sees it."""
         raise NotImplementedError
 
-    def _prompt(self, view: JSON) -> str:
+    def _prompt(self, view: V) -> str:
         raise NotImplementedError
 
-    def _command(self, command: str, view: JSON) -> bool:
+    def _command(self, command: str, view: V) -> bool:
         """Carry out one of the person's commands; whether it made their move."""
         raise NotImplementedError
 
@@ -348,7 +354,7 @@ def canonical_card(text: str) -> str:
 
 
 def play(
-    table: Callable[..., TerminalBase[Any]],
+    table: Callable[..., TerminalBase[Any, Any]],
     settings: SeatSettings,
     *,
     out: TextIO,

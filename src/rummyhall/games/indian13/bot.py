@@ -36,9 +36,11 @@ from typing import Any, Final
 
 from rummyhall.cards import Card, format_cards, indian_points, parse
 from rummyhall.games.indian13.rules import POOLS, PROFILE_RULES, DropScores
+from rummyhall.games.indian13.views import Indian13SeatView, Indian13View, indian13_view
 from rummyhall.melds import Arrangement, Wilds, arrange, get_profile
 
 View = Mapping[str, Any]
+"""Any game's view, as the ``Bot`` protocol hands it over (the bot reads it as its game's own)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +190,11 @@ class Indian13Bot:
 
     def act(self, view: View) -> str | None:
         """The next action for the seat whose view this is, or None when it has nothing to do."""
-        seat = view.get("viewer")
-        if not isinstance(seat, int) or seat < 1 or "hand" not in view:
+        return self._act(typed) if (typed := indian13_view(view)) is not None else None
+
+    def _act(self, view: Indian13View) -> str | None:
+        seat = view["viewer"]
+        if seat is None or seat < 1 or "hand" not in view:
             return None
         deal = (
             view.get("deal"),
@@ -220,15 +225,16 @@ class Indian13Bot:
 
     # --- decisions -----------------------------------------------------------------------
 
-    def _choices(self, view: View, seat: int) -> Iterable[str]:
+    def _choices(self, view: Indian13View, seat: int) -> Iterable[str]:
         """Actions in order of preference, lazily; the first not yet tried in this state is sent."""
         me = next((s for s in view.get("seats") or () if s.get("seat") == seat), None)
         if me is None:
             return ()
         phase = view.get("phase")
         if phase == "between":
-            pool = view.get("pool") or {}
-            if me.get("status") == "eliminated" and pool.get("rejoin_open") and self.style.rejoin:
+            pool = view.get("pool")
+            rejoin_open = pool is not None and pool["rejoin_open"]
+            if me["status"] == "eliminated" and rejoin_open and self.style.rejoin:
                 return ("rejoin",)
             return ()
         kinds = {a["kind"] for a in view.get("awaited") or () if a.get("seat") == seat}
@@ -238,10 +244,10 @@ class Indian13Bot:
             return self._show(view)
         return ()
 
-    def _profile(self, view: View) -> str:
+    def _profile(self, view: Indian13View) -> str:
         return f"indian13/{view['profile']}"
 
-    def _start_turn(self, view: View, me: Mapping[str, Any]) -> list[str]:
+    def _start_turn(self, view: Indian13View, me: Indian13SeatView) -> list[str]:
         turn_state = (tuple(view["hand"]), tuple(view.get("open") or ()), view.get("closed"))
         if turn_state != self._turn_state:
             self._turn_state = turn_state
@@ -274,8 +280,8 @@ class Indian13Bot:
 
     def _should_drop(
         self,
-        view: View,
-        me: Mapping[str, Any],
+        view: Indian13View,
+        me: Indian13SeatView,
         profile: str,
         cut: str,
         hand: list[str],
@@ -297,11 +303,11 @@ class Indian13Bot:
         return not any(kind.is_pure for kind in solve(profile, cut, hand).kinds)
 
     @staticmethod
-    def _drops(view: View) -> DropScores:
+    def _drops(view: Indian13View) -> DropScores:
         pool = POOLS.get(str(view.get("mode")))
         return pool.drops if pool is not None else PROFILE_RULES[str(view["profile"])].drops
 
-    def _finish_turn(self, view: View) -> Iterator[str]:
+    def _finish_turn(self, view: Indian13View) -> Iterator[str]:
         profile, cut = self._profile(view), str(view["cut"])
         hand: list[str] = list(view["hand"])
         wild = _wild_codes(profile, cut)
@@ -337,7 +343,7 @@ class Indian13Bot:
                 thrown.add(card.code)
                 yield card
 
-    def _show(self, view: View) -> list[str]:
+    def _show(self, view: Indian13View) -> list[str]:
         profile, cut = self._profile(view), str(view["cut"])
         hand: list[str] = list(view["hand"])
         wild = _wild_codes(profile, cut)

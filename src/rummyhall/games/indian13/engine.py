@@ -59,6 +59,7 @@ from rummyhall.games.indian13.rules import (
     COMMON,
     Indian13Config,
 )
+from rummyhall.games.indian13.views import DealSummary, Indian13SeatView, Indian13View
 from rummyhall.games.protocol import (
     HOUSE,
     JSON,
@@ -263,7 +264,7 @@ class Indian13(Game):
         """Every seat the game waits for, with its clock."""
         self.declarer: int | None = None
         self.winner: int | None = None
-        self.history: list[JSON] = []
+        self.history: list[DealSummary] = []
         self.pot = 0
         self._result: Result | None = None
 
@@ -909,7 +910,7 @@ class Indian13(Game):
         self.declarer = None
         seats = self.deal_order
         scores = {s: self.players[s].score or 0 for s in seats}
-        summary: JSON = {
+        summary: DealSummary = {
             "deal": self.deal_no,
             "first": self.first,
             "winner": winner,
@@ -1015,11 +1016,11 @@ class Indian13(Game):
         places["out"] = [card for card in dead if (card.code, card.copy) not in tossed]
         return places
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> Indian13View:
         self._check_seat(seat)
         ended = self.phase in (BETWEEN, OVER)
         mover = self.turn if self.phase == PLAY else None
-        data: JSON = {
+        data: Indian13View = {
             "game": self.name,
             "profile": self.config.profile,
             "mode": self.config.mode,
@@ -1066,9 +1067,9 @@ class Indian13(Game):
                 data["finish"] = str(player.finish)
         return data
 
-    def _seat_view(self, player: _Player, viewer: int | None, ended: bool) -> JSON:
+    def _seat_view(self, player: _Player, viewer: int | None, ended: bool) -> Indian13SeatView:
         public = ended or player.status in _FIXED or player.seat == viewer
-        entry: JSON = {
+        entry: Indian13SeatView = {
             "seat": player.seat,
             "status": player.status,
             "cards": len(player.hand),

@@ -18,7 +18,8 @@ from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups,
 from rummyhall.catalog import PlayRequest
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import PROFILE_RULES, Indian13Config
-from rummyhall.games.protocol import HOUSE, JSON, Deal, Event
+from rummyhall.games.indian13.views import Indian13View
+from rummyhall.games.protocol import HOUSE, Deal, Event
 from rummyhall.melds import Arrangement, Hint, Kind, Role, arrange, check, hint
 from rummyhall.shuffle import FairDeal
 from rummyhall.terminal.base import (
@@ -120,7 +121,7 @@ def auto_groups(arrangement: Arrangement) -> list[list[Card]]:
     return groups
 
 
-class TerminalTable(TerminalBase[Indian13]):
+class TerminalTable(TerminalBase[Indian13, Indian13View]):
     """One match (a points deal, or a whole pool) at the terminal."""
 
     help_text = HELP
@@ -161,6 +162,9 @@ class TerminalTable(TerminalBase[Indian13]):
         """Bot moves not narrated while the person is out of the deal."""
 
     # --- the match ---------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> Indian13View:
+        return self.game.view(seat)
 
     def run(self) -> int:
         settings = self.settings
@@ -218,16 +222,16 @@ class TerminalTable(TerminalBase[Indian13]):
     def _between_deals(self) -> None:
         game = self.game
         for seat, bot in self.bots.items():
-            if "rejoin" in game.legal(seat) and bot.act(game.view(seat)) == "rejoin":
+            if "rejoin" in game.legal(seat) and bot.act(self.view(seat)) == "rejoin":
                 self._apply(seat, "rejoin")
-        view = game.view(HUMAN)
+        view = self.view(HUMAN)
         if "rejoin" in game.legal(HUMAN):
             pool = view["pool"]
             highest = max(s["total"] for s in view["seats"] if s["status"] != "eliminated")
             fee = f" for {pool['entry_fee']} chips" if pool["entry_fee"] else ""
             if self.confirm(f"You are out of the pool. Rejoin{fee} on {highest + 1} points?"):
                 self._apply(HUMAN, "rejoin")
-        me = next(s for s in game.view(HUMAN)["seats"] if s["seat"] == HUMAN)
+        me = next(s for s in self.view(HUMAN)["seats"] if s["seat"] == HUMAN)
         if me["status"] != "eliminated":
             answer = self.ask(f"Enter: deal {game.deal_no + 1} · q: quit › ")
             if answer.strip().lower() in ("q", "quit"):
@@ -240,7 +244,7 @@ class TerminalTable(TerminalBase[Indian13]):
         """A move for a bot that gave none: draw closed, throw the drawn card, show auto groups."""
         game = self.game
         legal = game.legal(seat)
-        view = game.view(seat)
+        view = self.view(seat)
         if "draw closed" in legal:
             return "draw closed"
         if any(action.startswith("show") for action in legal):
@@ -254,7 +258,7 @@ class TerminalTable(TerminalBase[Indian13]):
 
     # --- the person --------------------------------------------------------------------------
 
-    def _command(self, command: str, view: JSON) -> bool:
+    def _command(self, command: str, view: Indian13View) -> bool:
         try:
             action = self.translate(command, view)
         except ValueError as exc:
@@ -263,11 +267,11 @@ class TerminalTable(TerminalBase[Indian13]):
         if action is None or not self._attempt(action):
             return False
         if action.startswith(("draw", "group")):
-            self.say(self._hand_block(self.game.view(HUMAN)))
+            self.say(self._hand_block(self.view(HUMAN)))
             return False
         return True
 
-    def _prompt(self, view: JSON) -> str:
+    def _prompt(self, view: Indian13View) -> str:
         phase = view["phase"]
         if phase == "show":
             return "Show your groups (s) › "
@@ -277,7 +281,7 @@ class TerminalTable(TerminalBase[Indian13]):
             return "Discard (d CARD) or declare (x CARD) › "
         return "Draw: o open, c closed (or drop) › "
 
-    def translate(self, command: str, view: JSON) -> str | None:
+    def translate(self, command: str, view: Indian13View) -> str | None:
         """The engine action for a command; None when there is nothing to send; ValueError with
         a message for the person when the command cannot be completed here."""
         word, _, rest = command.partition(" ")
@@ -313,13 +317,17 @@ class TerminalTable(TerminalBase[Indian13]):
                 text = _complete(rest, hand)
             else:
                 mine = view["arrangement"]
-                text = format_groups(mine) if mine else format_groups(self._auto(view["hand"]))
+                text = (
+                    " | ".join(" ".join(group) for group in mine)
+                    if mine
+                    else format_groups(self._auto(view["hand"]))
+                )
             if view["phase"] == "declare" and not self._sure(text):
                 return None
             return f"show {text}"
         return command  # notation, or something for the engine to refuse
 
-    def _declare(self, rest: str, hand: list[Card], view: JSON) -> str | None:
+    def _declare(self, rest: str, hand: list[Card], view: Indian13View) -> str | None:
         cut = self.game.cut
         assert cut is not None
         if not rest:
@@ -365,7 +373,7 @@ class TerminalTable(TerminalBase[Indian13]):
 
     # --- rendering ---------------------------------------------------------------------------
 
-    def render(self, view: JSON) -> str:
+    def render(self, view: Indian13View) -> str:
         """The table as seat 1 sees it."""
         st = self.style
         wild = view["wild_rank"]
@@ -374,7 +382,7 @@ class TerminalTable(TerminalBase[Indian13]):
         cut = view["cut"]
         wild_text = "every ace and JK" if cut == "JK" else f"every {wild} and JK"
         closed = f"closed deck {view['closed']}"
-        left = f" Cut joker {st.card(cut, wild)}  wild: {wild_text}"
+        left = f" Cut joker {st.card(cut or '?', wild)}  wild: {wild_text}"
         lines.append(pad(left, WIDTH - len(closed)) + closed)
         pile = view["open"]
         if pile:
@@ -399,13 +407,13 @@ class TerminalTable(TerminalBase[Indian13]):
             lines.append("")
             lines.append(
                 f" {self.who(declarer['seat'])} declared: "
-                f"{st.groups(declarer['shown'], wild)}   finish {finish}"
+                f"{st.groups(declarer['shown'] or [], wild)}   finish {finish}"
             )
         lines.append("")
         lines.append(self._hand_block(view))
         return "\n".join(lines)
 
-    def _hand_block(self, view: JSON) -> str:
+    def _hand_block(self, view: Indian13View) -> str:
         """The person's hand, their groups and the hint, and the commands that fit the moment."""
         if view["phase"] in ("show", "declare"):
             commands = "s show (your groups, else the best) · s GROUPS · g … group · a auto"
@@ -421,7 +429,7 @@ class TerminalTable(TerminalBase[Indian13]):
             ]
         )
 
-    def _seats_block(self, view: JSON) -> str:
+    def _seats_block(self, view: Indian13View) -> str:
         st = self.style
         pool = view["mode"] != "points"
         header = "  " + pad("seat", 14) + rpad("cards", 5) + "  " + pad("status", 12)
@@ -453,7 +461,7 @@ class TerminalTable(TerminalBase[Indian13]):
             )
         return "\n".join(rows)
 
-    def _hand_line(self, view: JSON) -> str:
+    def _hand_line(self, view: Indian13View) -> str:
         st = self.style
         wild = view["wild_rank"]
         hand = _cards(view["hand"])
@@ -469,7 +477,7 @@ class TerminalTable(TerminalBase[Indian13]):
             line += st.dim("   drew ") + st.card(self.drawn, wild)
         return st.bold(" Your hand") + line[len(" Your hand") :]
 
-    def _groups_block(self, view: JSON) -> str:
+    def _groups_block(self, view: Indian13View) -> str:
         """The person's own groups (when they arranged) and the solver's hint."""
         st = self.style
         wild = view["wild_rank"]
@@ -532,7 +540,7 @@ class TerminalTable(TerminalBase[Indian13]):
 
     def _narrate(self, actor: int, action: str, events: Sequence[Event]) -> None:
         st = self.style
-        view = self.game.view(HUMAN)
+        view = self.view(HUMAN)
         wild = view["wild_rank"]
         me = next(s for s in view["seats"] if s["seat"] == HUMAN)
         watching = me["status"] not in ("playing", "showing")
@@ -554,9 +562,9 @@ class TerminalTable(TerminalBase[Indian13]):
             if line is not None:
                 self.say(line)
             if kind == "deal_end":
-                self.say(self._deal_end(data, self.game.view(HUMAN)))
+                self.say(self._deal_end(data, self.view(HUMAN)))
             elif kind == "game_over":
-                self.say(self._game_over(self.game.view(HUMAN)))
+                self.say(self._game_over(self.view(HUMAN)))
         if actor == HUMAN and action.startswith(("discard", "declare")):
             self.drawn = None
 
@@ -632,7 +640,7 @@ class TerminalTable(TerminalBase[Indian13]):
             return " " + self._subject(seat, "rejoin", "rejoins") + f" on {data['total']} points"
         return None
 
-    def _deal_end(self, data: Mapping[str, Any], view: JSON) -> str:
+    def _deal_end(self, data: Mapping[str, Any], view: Indian13View) -> str:
         st = self.style
         wild = view["wild_rank"]
         pool = view["mode"] != "points"
@@ -659,7 +667,8 @@ class TerminalTable(TerminalBase[Indian13]):
             shown = data["shown"].get(seat_text)
             if shown:
                 groups = st.groups(shown, wild)
-                finish = entries.get(seat, {}).get("finish")
+                entry = entries.get(seat)
+                finish = None if entry is None else entry.get("finish")
                 extra = st.dim(f"   finish {st.card(finish, wild)}") if finish else ""
                 lines.append(f"      {groups}{extra}")
         if self.fair and len(self.fair) >= data["deal"]:
@@ -680,9 +689,10 @@ class TerminalTable(TerminalBase[Indian13]):
                 )
         return "\n".join(lines)
 
-    def _game_over(self, view: JSON) -> str:
+    def _game_over(self, view: Indian13View) -> str:
         st = self.style
         result = view["result"]
+        assert result is not None, "the game is over"
         winners = ", ".join(self.who(s) for s in result["winners"])
         lines = ["", st.rule("Game over"), f" Winner: {st.bold(winners)}"]
         if view["mode"] != "points":

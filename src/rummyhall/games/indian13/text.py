@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rummyhall.games.indian13.views import Indian13View, indian13_view
 from rummyhall.games.protocol import Event, Game
 from rummyhall.games.text import GameText
 
 _PAD = " " * 10
 
 
-class Indian13Text(GameText):
+class Indian13Text(GameText[Indian13View]):
     """The text of one 13-card record, read from its start (it remembers each declaration's
     finish card until its deal ends)."""
 
@@ -88,11 +89,12 @@ class Indian13Text(GameText):
                     lines.append(f"{_PAD}      server seed {seeds['server_seed']}")
                     lines.append(f"{_PAD}      check: {check}")
                 for seat in data["order"]:
-                    hand = game.view(seat).get("hand", [])
+                    view = indian13_view(game.view(seat))
+                    hand = [] if view is None else view.get("hand", [])
                     lines.append(f"{_PAD}p{seat} hand: {' '.join(hand)}")
         return lines
 
-    def state_parts(self, view: Mapping[str, Any]) -> list[str]:
+    def state_parts(self, view: Indian13View) -> list[str]:
         parts = []
         if view.get("open"):
             parts.append(f"open {view['open'][-1]}")
@@ -136,7 +138,8 @@ class Indian13Text(GameText):
         if result is not None and "deals" in result.detail:
             history = list(result.detail["deals"])
         else:
-            history = list(game.view(None).get("history", []))
+            view = indian13_view(game.view(None))
+            history = [] if view is None else list(view["history"])
         seats = range(1, game.seats + 1)
         pool = any("totals" in deal for deal in history)
         if pool:

@@ -35,8 +35,10 @@ from typing import Any, Final
 
 from rummyhall.cards import shoe
 from rummyhall.games.patti.hands import TABLE, share_beaten
+from rummyhall.games.patti.views import MoveView, PattiSeatView, PattiView, patti_view
 
 View = Mapping[str, Any]
+"""Any game's view, as the ``Bot`` protocol hands it over (the bot reads it as its game's own)."""
 
 _CODES: Final = {str(card): card.code for card in shoe(1, 0)}
 """Card notation -> card code, for the 52 cards of a pack."""
@@ -165,8 +167,11 @@ class PattiBot:
 
     def act(self, view: View) -> str | None:
         """The next action for the seat whose view this is, or None when it has nothing to do."""
-        seat = view.get("viewer")
-        if not isinstance(seat, int) or seat < 1 or view.get("game") != "patti":
+        return self._act(typed) if (typed := patti_view(view)) is not None else None
+
+    def _act(self, view: PattiView) -> str | None:
+        seat = view["viewer"]
+        if seat is None or seat < 1:
             return None
         mine = [a.get("kind") for a in view.get("awaited") or () if a.get("seat") == seat]
         if not mine:
@@ -186,7 +191,7 @@ class PattiBot:
     def _blur(self) -> float:
         return self.rng.uniform(-self.style.noise, self.style.noise)
 
-    def _choose(self, view: View, seat: int, kind: str) -> Iterable[str]:
+    def _choose(self, view: PattiView, seat: int, kind: str) -> Iterable[str]:
         """Actions in order of preference (the later ones are fallbacks)."""
         hand = [_CODES[text] for text in view.get("hand") or ()]
         if len(hand) != 3:
@@ -199,7 +204,7 @@ class PattiBot:
             return ()
         return self._turn(view, seat, hand)
 
-    def _turn(self, view: View, seat: int, hand: list[int]) -> list[str]:
+    def _turn(self, view: PattiView, seat: int, hand: list[int]) -> list[str]:
         style = self.style
         entries = {int(entry["seat"]): entry for entry in view["seats"]}
         me = entries[seat]
@@ -249,7 +254,7 @@ class PattiBot:
             return ["sideshow", "chaal", "pack"]
         return [f"chaal{suffix}", "chaal", "pack"]
 
-    def _exchange(self, view: View, hand: list[int]) -> tuple[str | None, list[int], float]:
+    def _exchange(self, view: PattiView, hand: list[int]) -> tuple[str | None, list[int], float]:
         """The exchange worth making, if any (``exchange open 7H``), the hand after it (for the
         closed card: the hand as it is, since the new card is unknown) and its share beaten
         (expected, for the closed card)."""
@@ -270,12 +275,12 @@ class PattiBot:
         return None, hand, current
 
     def _read(
-        self, view: View, seat: int, hand: list[int], share: float, active: list[int]
+        self, view: PattiView, seat: int, hand: list[int], share: float, active: list[int]
     ) -> _Read:
         """The table as the bot reads it, holding ``hand`` whose share beaten is ``share``."""
         style = self.style
         mine = TABLE[hand[0]][hand[1]][hand[2]]
-        moves: list[Mapping[str, Any]] = list(view.get("moves") or ())
+        moves: list[MoveView] = list(view.get("moves") or ())
         known: dict[int, int] = {}
         for entry in view.get("seen") or ():
             other = int(entry["seat"])
@@ -309,14 +314,14 @@ class PattiBot:
 
     @staticmethod
     def _may_sideshow(
-        view: View, seat: int, active: list[int], entries: Mapping[int, Mapping[str, Any]]
+        view: PattiView, seat: int, active: list[int], entries: Mapping[int, PattiSeatView]
     ) -> bool:
         """The previous player still in has played a turn (the rules want it) and the bot has
         not already seen that player's hand unchanged."""
         before = active[active.index(seat) - 1]
         if not entries[before]["moved"]:
             return False
-        moves: list[Mapping[str, Any]] = list(view.get("moves") or ())
+        moves: list[MoveView] = list(view.get("moves") or ())
         for entry in view.get("seen") or ():
             if int(entry["seat"]) == before:
                 since = moves[int(entry["after_move"]) :]

@@ -44,6 +44,7 @@ from rummyhall.games.patti.rules import (
     TIMEOUT_LIMIT,
     PattiConfig,
 )
+from rummyhall.games.patti.views import MoveView, PattiSeatView, PattiView, SeenView
 from rummyhall.games.protocol import (
     HOUSE,
     JSON,
@@ -122,7 +123,7 @@ class Patti(Game):
     def __init__(self, config: PattiConfig | None = None) -> None:
         super().__init__()
         self.config = config or PattiConfig()
-        self._public: tuple[int, JSON] | None = None  # (log length, the seats' shared view)
+        self._public: tuple[int, PattiView] | None = None  # (log length, the seats' shared view)
         self.phase = START
         seats = range(1, self.config.seats + 1)
         self.order: list[int] = self.config.players
@@ -149,9 +150,9 @@ class Patti(Game):
         """Timeouts in a row, per seat."""
         self.known: dict[int, set[int]] = {}
         """Card code -> the seats that saw it in a sideshow, wherever it lies now."""
-        self.seen: dict[int, list[JSON]] = {seat: [] for seat in seats}
+        self.seen: dict[int, list[SeenView]] = {seat: [] for seat in seats}
         """Per seat: the hands it saw in sideshows (what they were then)."""
-        self.moves: list[JSON] = []
+        self.moves: list[MoveView] = []
         """Every move so far, as the table saw it (no cards)."""
         self.shown: dict[int, list[Card]] = {}
         self.winners: tuple[int, ...] = ()
@@ -722,23 +723,23 @@ class Patti(Game):
         put("closed", None, self.closed_card)
         return {name: cards for name, cards in places.items() if cards or name in ("open", "out")}
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> PattiView:
         self._check_seat(seat)
         # Everything but the viewer's own cards is the same for every seat: built once per
         # state (the log grows with every change; a rewind makes a new game) and shared, since a
         # room sends every change to each seat (views are read, never changed).
         if self._public is None or self._public[0] != len(self.log):
             self._public = (len(self.log), self._public_view())
-        data = dict(self._public[1])
+        data = self._public[1].copy()
         data["viewer"] = seat
         if seat is not None and seat != HOUSE:
             hand = _display(self.hands[seat])
             data["hand"] = _text(hand)
             data["class"] = class_name(strength(hand)) if hand else None
-            data["seen"] = [dict(entry) for entry in self.seen[seat]]
+            data["seen"] = [entry.copy() for entry in self.seen[seat]]
         return data
 
-    def _public_view(self) -> JSON:
+    def _public_view(self) -> PattiView:
         dealt = self.phase != START
         double = self.double_price() if self.phase in (PLAY, SIDESHOW) else None
         return {
@@ -757,18 +758,22 @@ class Patti(Game):
             "open": [str(self.open_card)] if dealt else [],
             "closed": 1 if dealt else 0,
             "turn": self.turn,
-            "sideshow": None if self.asker is None else {"asker": self.asker, "asked": self.asked},
+            "sideshow": (
+                None
+                if self.asker is None or self.asked is None
+                else {"asker": self.asker, "asked": self.asked}
+            ),
             "awaited": [
                 {"seat": a.seat, "kind": a.kind, "deadline": a.deadline} for a in self.awaited()
             ],
             "seats": [self._seat_view(s) for s in range(1, self.seats + 1)],
-            "moves": [dict(move) for move in self.moves],
+            "moves": [move.copy() for move in self.moves],
             "winners": list(self.winners),
             "how": self.how,
             "result": None if self._result is None else self._result.to_json(),
         }
 
-    def _seat_view(self, seat: int) -> JSON:
+    def _seat_view(self, seat: int) -> PattiSeatView:
         shown = self.shown.get(seat)
         stack = self.stack(seat)
         if self._result is not None:

@@ -22,7 +22,8 @@ from typing import Any, Final, TextIO
 from rummyhall.catalog import PlayRequest
 from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.rules import PattiConfig
-from rummyhall.games.protocol import HOUSE, JSON, Deal, Event
+from rummyhall.games.patti.views import PattiView
+from rummyhall.games.protocol import HOUSE, Deal, Event
 from rummyhall.shuffle import FairDeal
 from rummyhall.terminal.base import (
     HUMAN,
@@ -93,7 +94,7 @@ def record_path(path: Path, number: int) -> Path:
     return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
 
 
-class PattiTable(TerminalBase[Patti]):
+class PattiTable(TerminalBase[Patti, PattiView]):
     """A session of Rummy Patti games at the terminal."""
 
     help_text = HELP
@@ -130,6 +131,9 @@ class PattiTable(TerminalBase[Patti]):
         self.saved: list[Path] = []
 
     # --- the session ---------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> PattiView:
+        return self.game.view(seat)
 
     def run(self) -> int:
         settings = self.settings
@@ -201,12 +205,13 @@ class PattiTable(TerminalBase[Patti]):
 
     # --- the person --------------------------------------------------------------------------
 
-    def _command(self, command: str, view: JSON) -> bool:
+    def _command(self, command: str, view: PattiView) -> bool:
         return self._attempt(translate(command))
 
-    def _prompt(self, view: JSON) -> str:
-        if view["phase"] == "sideshow":
-            return f"{self.who(view['sideshow']['asker'])} asks you for a sideshow: y / n › "
+    def _prompt(self, view: PattiView) -> str:
+        sideshow = view["sideshow"]
+        if view["phase"] == "sideshow" and sideshow is not None:
+            return f"{self.who(sideshow['asker'])} asks you for a sideshow: y / n › "
         price = f"chaal {view['chaal']}"
         if view["chaal_2x"] is not None:
             price += f", 2X {view['chaal_2x']}"
@@ -214,7 +219,7 @@ class PattiTable(TerminalBase[Patti]):
 
     # --- rendering ---------------------------------------------------------------------------
 
-    def render(self, view: JSON) -> str:
+    def render(self, view: PattiView) -> str:
         """The table as seat 1 sees it."""
         st = self.style
         double = "" if view["chaal_2x"] is None else f" (2X {view['chaal_2x']})"

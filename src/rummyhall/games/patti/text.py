@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rummyhall.games.patti.views import PattiView, patti_view
 from rummyhall.games.protocol import Event, Game, Result
 from rummyhall.games.text import GameText
 
 _PAD = " " * 10
 
 
-class PattiText(GameText):
+class PattiText(GameText[PattiView]):
     """The text of one Rummy Patti record."""
 
     def config_parts(self, config: Mapping[str, Any], seats: int) -> list[str]:
@@ -80,10 +81,10 @@ class PattiText(GameText):
                 if seeds is not None:
                     lines.append(f"{_PAD}fair: {check}")
                 for seat in data["order"]:
-                    lines.append(f"{_PAD}p{seat} hand: {' '.join(game.view(seat).get('hand', []))}")
+                    lines.append(f"{_PAD}p{seat} hand: {' '.join(_hand(game, seat))}")
         return lines
 
-    def state_parts(self, view: Mapping[str, Any]) -> list[str]:
+    def state_parts(self, view: PattiView) -> list[str]:
         parts = []
         if view.get("open"):
             parts.append(f"open {view['open'][-1]}")
@@ -98,3 +99,8 @@ class PattiText(GameText):
         for key, cards in result.detail.get("shown", {}).items():
             lines.append(f"  p{key:<3} {' '.join(cards)}")
         return lines
+
+
+def _hand(game: Game, seat: int) -> list[str]:
+    view = patti_view(game.view(seat))
+    return [] if view is None else view.get("hand", [])
