@@ -198,7 +198,7 @@ def _room(stake: int, seats: int) -> Room:
 ROOMS = (_room(1, 2), practice(_room(1, 2)))
 
 
-class HighCardText(GameText):
+class HighCardText(GameText[Mapping[str, Any]]):
     def config_parts(self, config: Mapping[str, Any], seats: int) -> list[str]:
         return [f"{seats} seats", f"stake {config['stake']}"]
 
@@ -239,7 +239,7 @@ class HighCardTally(Tally):
                 "  wins " + " ".join(f"p{s} {n}" for s, n in self.wins.items())]  # fmt: skip
 
 
-class HighCardTable(TerminalBase[HighCard]):
+class HighCardTable(TerminalBase[HighCard, Mapping[str, Any]]):
     help_text: ClassVar[str] = "s (or show): turn your card over; q: leave"
 
     def __init__(self, settings: PlayRequest, **kwargs: Any) -> None:

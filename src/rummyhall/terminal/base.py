@@ -22,7 +22,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Final, Generic, Protocol, TextIO, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TextIO, TypeVar, cast
 
 from rummyhall import catalog
 from rummyhall.cards import Card, CardError, parse
@@ -237,8 +237,9 @@ class TerminalBase(Generic[G, V]):
         return f"{self.who(seat)} {third}"
 
     def view(self, seat: int | None) -> V:
-        """``seat``'s view of the game, typed as the game's own view."""
-        raise NotImplementedError
+        """``seat``'s view of the game, typed as the game's own view (the engine's ``view`` is
+        typed as the protocol's general one; each game's engine returns its own shape)."""
+        return cast("V", self.game.view(seat))
 
     def run(self) -> int:
         """Play until the game (or session) ends or the person leaves; the exit status."""
