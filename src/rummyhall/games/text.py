@@ -11,7 +11,7 @@ when the deal ends).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from rummyhall.games.protocol import Event, Game, Result, View
 
@@ -19,9 +19,70 @@ V = TypeVar("V", bound=View)
 """The game's view type (``games/<name>/views.py``)."""
 
 
+class Voice:
+    """How a renderer names seats and styles its words. This one is plain text with seats as
+    ``p1``, ``p2``... and no "you" (a replay, a log); the terminal table gives its own
+    (:class:`rummyhall.terminal.base.TerminalVoice`: its seat names, "You", colours)."""
+
+    you: int | None = None
+    """The seat spoken to as "You" (None: nobody)."""
+
+    def seat(self, seat: int) -> str:
+        return f"p{seat}"
+
+    def subject(self, seat: int, you: str, other: str) -> str:
+        """``seat`` doing something: "You ``you``" for the seat spoken to, else its name and
+        ``other``."""
+        return f"{self.seat(seat)} {other}"
+
+    def card(self, card: str, wild_rank: str | None = None) -> str:
+        return card
+
+    def cards(self, cards: Sequence[str], wild_rank: str | None = None) -> str:
+        return " ".join(self.card(card, wild_rank) for card in cards)
+
+    def groups(self, groups: Sequence[Sequence[str]], wild_rank: str | None = None) -> str:
+        return " | ".join(self.cards(group, wild_rank) for group in groups)
+
+    def bold(self, text: str) -> str:
+        return text
+
+    def dim(self, text: str) -> str:
+        return text
+
+    def red(self, text: str) -> str:
+        return text
+
+    def green(self, text: str) -> str:
+        return text
+
+    def rule(self, title: str) -> str:
+        """A heading line."""
+        return title
+
+    def pad(self, text: str, width: int) -> str:
+        """``text`` padded to ``width`` visible characters (styles take no room)."""
+        return text.ljust(width)
+
+    def rpad(self, text: str, width: int) -> str:
+        return text.rjust(width)
+
+
 class GameText(Generic[V]):
-    """What a game adds to the text of a replay. The defaults add nothing. ``V`` is the game's
-    view type: :meth:`state_parts` reads it with its keys checked."""
+    """What a game adds to the text of a replay, and the words of its terminal table's
+    narration. The defaults add nothing. ``V`` is the game's view type: :meth:`state_parts` reads
+    it with its keys checked. :attr:`voice` names the seats and styles the words."""
+
+    voice: Voice = Voice()
+
+    def speaking(self, voice: Voice) -> Self:
+        """This renderer, naming seats and styling words with ``voice``."""
+        self.voice = voice
+        return self
+
+    def narrate(self, event: Event) -> str | None:
+        """``event`` told as sentences for a person at a table (None: nothing to say)."""
+        return None
 
     def config_parts(self, config: Mapping[str, Any], seats: int) -> list[str]:
         """The table's rules in short, after the game's name (the seats among them)."""

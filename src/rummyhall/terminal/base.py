@@ -20,13 +20,14 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Final, Generic, Protocol, TextIO, TypeVar, cast
 
 from rummyhall import catalog
 from rummyhall.cards import Card, CardError, parse
 from rummyhall.games.protocol import HOUSE, Deal, Event, Game, GameError, View
+from rummyhall.games.text import Voice
 from rummyhall.shuffle import FairDeal
 
 HUMAN: Final = 1
@@ -151,6 +152,52 @@ class Style:
         return self.bold(head + "─" * max(3, WIDTH - visible_len(head)))
 
 
+class TerminalVoice(Voice):
+    """A game renderer's voice at the terminal: the table's seat names, "You" for the person,
+    suit symbols and colours (:class:`Style`)."""
+
+    def __init__(self, style: Style, names: Mapping[int, str]) -> None:
+        self.style = style
+        self.names = names
+        self.you = HUMAN
+
+    def seat(self, seat: int) -> str:
+        name = self.names.get(seat, "house")
+        return f"p{seat} {name if len(name) <= 10 else name[:9] + '…'}"
+
+    def subject(self, seat: int, you: str, other: str) -> str:
+        if seat == HUMAN:
+            return f"{self.style.bold('You')} {you}"
+        return f"{self.seat(seat)} {other}"
+
+    def card(self, card: str, wild_rank: str | None = None) -> str:
+        return self.style.card(card, wild_rank)
+
+    def groups(self, groups: Sequence[Sequence[str]], wild_rank: str | None = None) -> str:
+        return self.style.groups(groups, wild_rank)
+
+    def bold(self, text: str) -> str:
+        return self.style.bold(text)
+
+    def dim(self, text: str) -> str:
+        return self.style.dim(text)
+
+    def red(self, text: str) -> str:
+        return self.style.red(text)
+
+    def green(self, text: str) -> str:
+        return self.style.green(text)
+
+    def rule(self, title: str) -> str:
+        return self.style.rule(title)
+
+    def pad(self, text: str, width: int) -> str:
+        return pad(text, width)
+
+    def rpad(self, text: str, width: int) -> str:
+        return rpad(text, width)
+
+
 class QuitTable(Exception):
     """The person asked to leave (or the input ran out)."""
 
@@ -209,6 +256,8 @@ class TerminalBase(Generic[G, V]):
         seats = range(2, settings.players + 1)
         self.bots = {seat: bot_factory(settings.seed, seat) for seat in seats}
         self.names = {HUMAN: settings.name, **{s: BOT_NAMES[s - 2] for s in self.bots}}
+        self.voice = TerminalVoice(self.style, self.names)
+        """How the game's renderer names the seats and styles its words here."""
 
     # --- input and output --------------------------------------------------------------------
 
@@ -228,13 +277,7 @@ class TerminalBase(Generic[G, V]):
         return self.ask(f"{question} [y/N] ").strip().lower() in ("y", "yes")
 
     def who(self, seat: int) -> str:
-        name = self.names.get(seat, "house")
-        return f"p{seat} {name if len(name) <= 10 else name[:9] + '…'}"
-
-    def _subject(self, seat: int, base: str, third: str) -> str:
-        if seat == HUMAN:
-            return f"{self.style.bold('You')} {base}"
-        return f"{self.who(seat)} {third}"
+        return self.voice.seat(seat)
 
     def view(self, seat: int | None) -> V:
         """``seat``'s view of the game, typed as the game's own view (the engine's ``view`` is

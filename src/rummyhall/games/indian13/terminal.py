@@ -18,6 +18,7 @@ from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups,
 from rummyhall.catalog import PlayRequest
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import PROFILE_RULES, Indian13Config
+from rummyhall.games.indian13.text import Indian13Text
 from rummyhall.games.indian13.views import Indian13View
 from rummyhall.games.protocol import HOUSE, Deal, Event
 from rummyhall.melds import Arrangement, Hint, Kind, Role, arrange, check, hint
@@ -160,6 +161,8 @@ class TerminalTable(TerminalBase[Indian13, Indian13View]):
         """The card the person drew this turn (None: not drawn, or not known)."""
         self.quiet_moves = 0
         """Bot moves not narrated while the person is out of the deal."""
+        self.text = Indian13Text().speaking(self.voice)
+        """The game's renderer: the words of the narration."""
 
     # --- the match ---------------------------------------------------------------------------
 
@@ -558,119 +561,32 @@ class TerminalTable(TerminalBase[Indian13, Indian13View]):
                 turns = "turn" if self.quiet_moves == 1 else "turns"
                 self.say(st.dim(f"   … {self.quiet_moves} more {turns} …"))
                 self.quiet_moves = 0
-            line = self._event_line(kind, seat, data, wild)
+            if kind == "deal":
+                self.drawn = None
+            elif kind == "drew" or (kind == "draw" and data["from"] == "open" and seat == HUMAN):
+                self.drawn = str(data["card"])
+            line = self._event_line(event, wild)
             if line is not None:
                 self.say(line)
             if kind == "deal_end":
                 self.say(self._deal_end(data, self.view(HUMAN)))
             elif kind == "game_over":
-                self.say(self._game_over(self.view(HUMAN)))
+                self.say("\n".join(self.text.game_over_lines(self.view(HUMAN))))
         if actor == HUMAN and action.startswith(("discard", "declare")):
             self.drawn = None
 
-    def _event_line(
-        self, kind: str, seat: int, data: Mapping[str, Any], wild: str | None
-    ) -> str | None:
-        st = self.style
-        if kind == "toss":
-            cards = " · ".join(f"{self.who(s)} {st.card(c)}" for s, c in data["cards"])
-            order = ", ".join(f"p{s}" for s in data["order"])
-            return f" Toss: {cards} → order {order}"
-        if kind == "deal":
-            self.drawn = None
-            fair = self.fair[-1] if self.fair else None
-            lines = [
-                "",
-                st.bold(f" Deal {data['deal']}: ")
-                + f"{self.who(data['first'])} moves first. Cut joker {st.card(data['cut'], wild)}"
-                f" (wild rank {data['wild_rank']}), open card {st.card(data['open'], wild)}.",
-            ]
-            if fair is not None:
-                lines.append(st.dim(f" Commitment  {fair.commitment}"))
-            return "\n".join(lines)
-        if kind == "draw":
-            if data["from"] == "open":
-                if seat == HUMAN:
-                    self.drawn = str(data["card"])
-                card = st.card(data["card"], wild)
-                return " " + self._subject(
-                    seat, f"take {card} from the open pile", f"takes {card} from the open pile"
-                )
-            return (
-                None
-                if seat == HUMAN
-                else " " + self._subject(seat, "", "draws from the closed deck")
-            )
-        if kind == "drew":
-            self.drawn = str(data["card"])
-            return f" {st.bold('You')} draw {st.card(data['card'], wild)} from the closed deck"
-        if kind == "discard":
-            card = st.card(data["card"], wild)
-            return " " + self._subject(seat, f"discard {card}", f"discards {card}")
-        if kind == "drop":
-            text = f"({data['how']}, {data['score']} points)"
-            return " " + self._subject(seat, f"drop {text}", f"drops {text}")
-        if kind == "declaration":
-            if data["valid"]:
-                groups = st.groups(data["groups"], wild)
-                return (
-                    " "
-                    + self._subject(seat, "declare", "declares")
-                    + st.green(" — valid!")
-                    + f"\n    {groups}   finish {st.card(data['finish'], wild)}"
-                )
-            text = f" — wrong declaration ({data['reason']}), {data['score']} points"
-            line = " " + self._subject(seat, "declare", "declares") + st.red(text)
-            if "groups" in data:
-                line += f"\n    {st.groups(data['groups'], wild)}"
-            return line
-        if kind == "show_phase":
-            return " Everyone still in the deal now shows their groups."
-        if kind == "show":
-            return " " + self._subject(seat, "show your groups", "shows")
-        if kind == "missed":
-            return " " + self._subject(seat, "miss a turn", "misses a turn")
-        if kind == "removed":
-            return " " + self._subject(seat, "are removed", "is removed") + " (missed turns)"
-        if kind == "closed_empty":
-            return " The closed deck is empty: the house shuffles the open pile into a new one."
-        if kind == "reshuffle":
-            return f" New closed deck: {data['closed']} cards."
-        if kind == "rejoin":
-            return " " + self._subject(seat, "rejoin", "rejoins") + f" on {data['total']} points"
-        return None
+    def _event_line(self, event: Event, wild: str | None) -> str | None:
+        """The renderer's words for the event, and the deal's commitment (the table's frame)."""
+        self.text.wild = wild
+        line = self.text.narrate(event)
+        if event.kind == "deal" and line is not None and self.fair:
+            line += "\n" + self.style.dim(f" Commitment  {self.fair[-1].commitment}")
+        return line
 
     def _deal_end(self, data: Mapping[str, Any], view: Indian13View) -> str:
+        """The renderer's table of the deal's scores, and the deal's seeds."""
         st = self.style
-        wild = view["wild_rank"]
-        pool = view["mode"] != "points"
-        winner = data["winner"]
-        lines = [
-            "",
-            st.rule(f"Deal {data['deal']} over: {self.who(winner)} wins"),
-        ]
-        head = "  " + pad("seat", 14) + rpad("points", 7) + "  " + pad("how", 18)
-        lines.append(st.dim(head + (rpad("total", 7) if pool else "")))
-        totals = data.get("totals", {})
-        entries = {entry["seat"]: entry for entry in view["seats"]}
-        for seat_text, score in sorted(data["scores"].items(), key=lambda item: int(item[0])):
-            seat = int(seat_text)
-            how = data["how"].get(seat_text) or ""
-            if seat in data.get("deal_show", []):
-                how += " (deal show)"
-            row = "  " + pad(self.who(seat), 14) + rpad(str(score), 7) + "  " + pad(how, 18)
-            if pool:
-                row += rpad(str(totals.get(seat_text, "")), 7)
-                if seat in data.get("eliminated", []):
-                    row += st.red("  out")
-            lines.append(st.bold(row) if seat == HUMAN else row)
-            shown = data["shown"].get(seat_text)
-            if shown:
-                groups = st.groups(shown, wild)
-                entry = entries.get(seat)
-                finish = None if entry is None else entry.get("finish")
-                extra = st.dim(f"   finish {st.card(finish, wild)}") if finish else ""
-                lines.append(f"      {groups}{extra}")
+        lines = self.text.deal_end_lines(data, view)
         if self.fair and len(self.fair) >= data["deal"]:
             fair = self.fair[data["deal"] - 1]
             lines.append(st.dim(f" Server seed {fair.server_seed.hex()}"))
@@ -688,30 +604,6 @@ class TerminalTable(TerminalBase[Indian13, Indian13View]):
                     )
                 )
         return "\n".join(lines)
-
-    def _game_over(self, view: Indian13View) -> str:
-        st = self.style
-        result = view["result"]
-        assert result is not None, "the game is over"
-        winners = ", ".join(self.who(s) for s in result["winners"])
-        lines = ["", st.rule("Game over"), f" Winner: {st.bold(winners)}"]
-        if view["mode"] != "points":
-            totals = " · ".join(f"{self.who(int(s))} {pts}" for s, pts in result["points"].items())
-            lines.append(f" Totals: {totals}")
-        postings = result["postings"]
-        if postings:
-            lines.append(" Chips: " + " · ".join(self._posting(p) for p in postings))
-        mine = sum(p["amount"] for p in postings if p["account"] == f"seat:{HUMAN}")
-        if HUMAN in result["winners"]:
-            lines.append(st.green(" You win" + (f" {mine} chips!" if mine > 0 else "!")))
-        elif mine < 0:
-            lines.append(f" You pay {-mine} chips.")
-        return "\n".join(lines)
-
-    def _posting(self, posting: Mapping[str, Any]) -> str:
-        account = str(posting["account"])
-        name = self.who(int(account[5:])) if account.startswith("seat:") else account
-        return f"{name} {posting['amount']:+d}"
 
     # --- the record --------------------------------------------------------------------------
 

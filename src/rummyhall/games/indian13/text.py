@@ -20,6 +20,8 @@ class Indian13Text(GameText[Indian13View]):
 
     def __init__(self) -> None:
         self.finishes: dict[int, str] = {}
+        self.wild: str | None = None
+        """The wild rank :meth:`narrate` marks (the terminal table sets it from its view)."""
 
     def config_parts(self, config: Mapping[str, Any], seats: int) -> list[str]:
         parts = []
@@ -166,3 +168,136 @@ class Indian13Text(GameText[Indian13View]):
                         how += " (deal show)"
                     lines.append(f"  p{key:<3} {score:>4}  {how}")
         return lines
+
+    # --- at a table (the terminal) ----------------------------------------------------------
+
+    def narrate(self, event: Event) -> str | None:
+        v = self.voice
+        wild = self.wild
+        data = event.data
+        kind = event.kind
+        # A private event (the closed card drawn) names no seat: it is the seat it is shown to.
+        seat = int(data.get("seat", min(event.to) if event.to else 0))
+        if kind == "toss":
+            cards = " · ".join(f"{v.seat(s)} {v.card(c)}" for s, c in data["cards"])
+            order = ", ".join(f"p{s}" for s in data["order"])
+            return f" Toss: {cards} → order {order}"
+        if kind == "deal":
+            lines = [
+                "",
+                v.bold(f" Deal {data['deal']}: ")
+                + f"{v.seat(data['first'])} moves first. Cut joker {v.card(data['cut'], wild)}"
+                f" (wild rank {data['wild_rank']}), open card {v.card(data['open'], wild)}.",
+            ]
+            return "\n".join(lines)
+        if kind == "draw":
+            if data["from"] == "open":
+                card = v.card(data["card"], wild)
+                return " " + v.subject(
+                    seat, f"take {card} from the open pile", f"takes {card} from the open pile"
+                )
+            return (
+                None if seat == v.you else " " + v.subject(seat, "", "draws from the closed deck")
+            )
+        if kind == "drew":
+            card = v.card(data["card"], wild)
+            return " " + v.subject(
+                seat, f"draw {card} from the closed deck", f"draws {card} from the closed deck"
+            )
+        if kind == "discard":
+            card = v.card(data["card"], wild)
+            return " " + v.subject(seat, f"discard {card}", f"discards {card}")
+        if kind == "drop":
+            text = f"({data['how']}, {data['score']} points)"
+            return " " + v.subject(seat, f"drop {text}", f"drops {text}")
+        if kind == "declaration":
+            if data["valid"]:
+                groups = v.groups(data["groups"], wild)
+                return (
+                    " "
+                    + v.subject(seat, "declare", "declares")
+                    + v.green(" — valid!")
+                    + f"\n    {groups}   finish {v.card(data['finish'], wild)}"
+                )
+            text = f" — wrong declaration ({data['reason']}), {data['score']} points"
+            line = " " + v.subject(seat, "declare", "declares") + v.red(text)
+            if "groups" in data:
+                line += f"\n    {v.groups(data['groups'], wild)}"
+            return line
+        if kind == "show_phase":
+            return " Everyone still in the deal now shows their groups."
+        if kind == "show":
+            return " " + v.subject(seat, "show your groups", "shows")
+        if kind == "missed":
+            return " " + v.subject(seat, "miss a turn", "misses a turn")
+        if kind == "removed":
+            return " " + v.subject(seat, "are removed", "is removed") + " (missed turns)"
+        if kind == "closed_empty":
+            return " The closed deck is empty: the house shuffles the open pile into a new one."
+        if kind == "reshuffle":
+            return f" New closed deck: {data['closed']} cards."
+        if kind == "rejoin":
+            return " " + v.subject(seat, "rejoin", "rejoins") + f" on {data['total']} points"
+        return None
+
+    def deal_end_lines(self, data: Mapping[str, Any], view: Indian13View) -> list[str]:
+        """A deal's end at a table: its scores, how each seat ended and the groups shown, from
+        the ``deal_end`` event's ``data`` and the ``view`` after it."""
+        v = self.voice
+        wild = view["wild_rank"]
+        pool = view["mode"] != "points"
+        winner = data["winner"]
+        lines = [
+            "",
+            v.rule(f"Deal {data['deal']} over: {v.seat(winner)} wins"),
+        ]
+        head = "  " + v.pad("seat", 14) + v.rpad("points", 7) + "  " + v.pad("how", 18)
+        lines.append(v.dim(head + (v.rpad("total", 7) if pool else "")))
+        totals = data.get("totals", {})
+        entries = {entry["seat"]: entry for entry in view["seats"]}
+        for seat_text, score in sorted(data["scores"].items(), key=lambda item: int(item[0])):
+            seat = int(seat_text)
+            how = data["how"].get(seat_text) or ""
+            if seat in data.get("deal_show", []):
+                how += " (deal show)"
+            row = "  " + v.pad(v.seat(seat), 14) + v.rpad(str(score), 7) + "  " + v.pad(how, 18)
+            if pool:
+                row += v.rpad(str(totals.get(seat_text, "")), 7)
+                if seat in data.get("eliminated", []):
+                    row += v.red("  out")
+            lines.append(v.bold(row) if seat == v.you else row)
+            shown = data["shown"].get(seat_text)
+            if shown:
+                groups = v.groups(shown, wild)
+                entry = entries.get(seat)
+                finish = None if entry is None else entry.get("finish")
+                extra = v.dim(f"   finish {v.card(finish, wild)}") if finish else ""
+                lines.append(f"      {groups}{extra}")
+        return lines
+
+    def game_over_lines(self, view: Indian13View) -> list[str]:
+        """The match's end at a table: the winner, totals of a pool, chips, from the ``view``."""
+        v = self.voice
+        result = view["result"]
+        assert result is not None, "the game is over"
+        winners = ", ".join(v.seat(s) for s in result["winners"])
+        lines = ["", v.rule("Game over"), f" Winner: {v.bold(winners)}"]
+        if view["mode"] != "points":
+            totals = " · ".join(f"{v.seat(int(s))} {pts}" for s, pts in result["points"].items())
+            lines.append(f" Totals: {totals}")
+        postings = result["postings"]
+        if postings:
+            lines.append(" Chips: " + " · ".join(self._posting(p) for p in postings))
+        if v.you is None:
+            return lines
+        mine = sum(p["amount"] for p in postings if p["account"] == f"seat:{v.you}")
+        if v.you in result["winners"]:
+            lines.append(v.green(" You win" + (f" {mine} chips!" if mine > 0 else "!")))
+        elif mine < 0:
+            lines.append(f" You pay {-mine} chips.")
+        return lines
+
+    def _posting(self, posting: Mapping[str, Any]) -> str:
+        account = str(posting["account"])
+        name = self.voice.seat(int(account[5:])) if account.startswith("seat:") else account
+        return f"{name} {posting['amount']:+d}"

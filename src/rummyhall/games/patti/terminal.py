@@ -13,15 +13,16 @@ players can pay the boot. There are no timers at a terminal.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Final, TextIO
 
 from rummyhall.catalog import PlayRequest
 from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.rules import PattiConfig
+from rummyhall.games.patti.text import PattiText
 from rummyhall.games.patti.views import PattiView
 from rummyhall.games.protocol import HOUSE, Deal, Event
 from rummyhall.shuffle import FairDeal
@@ -129,6 +130,8 @@ class PattiTable(TerminalBase[Patti, PattiView]):
         self.number = 1
         self.fair: FairDeal | None = None
         self.saved: list[Path] = []
+        self.text = PattiText().speaking(self.voice)
+        """The game's renderer: the words of the narration."""
 
     # --- the session ---------------------------------------------------------------------------
 
@@ -259,132 +262,27 @@ class PattiTable(TerminalBase[Patti, PattiView]):
     def _narrate(self, actor: int, action: str, events: Sequence[Event]) -> None:
         for event in events:
             if event.visible_to(HUMAN):
-                line = self._event_line(event.kind, event.data)
+                line = self._event_line(event)
                 if line is not None:
                     self.say(line)
 
-    def _event_line(self, kind: str, data: Mapping[str, Any]) -> str | None:
-        st = self.style
-        seat = int(data.get("seat", 0))
+    def _event_line(self, event: Event) -> str | None:
+        """The renderer's words for the event, and the deal's seeds (the table's own frame)."""
+        self.text.number = self.number
+        kind = event.kind
+        line = self.text.narrate(event)
+        if line is None or self.fair is None:
+            return line
+        fair = self.fair
         if kind == "deal":
-            lines = [
-                "",
-                st.bold(f" Game {self.number}: ")
-                + f"{self.who(data['first'])} plays first, {self.who(data['dealer'])} deals. "
-                f"Boot {data['boot']} each: pot {data['pot']}. Open card {st.card(data['open'])}.",
-            ]
-            if data["out"]:
-                lines.append(
-                    " Sitting out (not enough chips): " + ", ".join(map(self.who, data["out"]))
-                )
-            if self.fair is not None:
-                lines.append(st.dim(f" Commitment  {self.fair.commitment}"))
-            return "\n".join(lines)
-        if kind == "hand":
-            return f" Your cards: {st.cards(data['cards'])}"
-        if kind == "chaal":
-            what = "chaal 2X" if data["double"] else "chaal"
-            auto = " (time ran out)" if data["auto"] else ""
-            return (
-                " "
-                + self._subject(seat, f"play {what}", f"plays {what}")
-                + f" {data['amount']}{auto}"
+            line += "\n" + self.style.dim(f" Commitment  {fair.commitment}")
+        elif kind == "game_over":
+            line += "\n" + self.style.dim(
+                f" Server seed {fair.server_seed.hex()} (client seed "
+                f"{fair.client_seed}, nonce {fair.nonce}: rummyhall "
+                "verify-deal --decks 1 --jokers 0 recomputes the deck)"
             )
-        if kind == "exchange":
-            pays = f"pays {data['amount']}" + (", 2X" if data["double"] else "")
-            if data["with"] == "open":
-                swap = f"{st.card(data['released'])} for the open {st.card(data['took'])}"
-                return " " + self._subject(seat, f"swap {swap}", f"swaps {swap}") + f" ({pays})"
-            return (
-                " "
-                + self._subject(
-                    seat, "swap a card for the closed card", "swaps a card for the closed card"
-                )
-                + f" ({pays})"
-            )
-        if kind == "exchanged":
-            return f"   you gave up {st.card(data['released'])} and got {st.card(data['took'])}"
-        if kind == "sideshow":
-            asked = "you" if data["asked"] == HUMAN else self.who(data["asked"])
-            return (
-                " "
-                + self._subject(seat, f"ask {asked} for a sideshow", f"asks {asked} for a sideshow")
-                + f" (pays {data['amount']})"
-            )
-        if kind in ("sideshow_accepted", "sideshow_refused"):
-            verb = "accept" if kind == "sideshow_accepted" else "refuse"
-            return " " + self._subject(seat, verb, verb + "s") + " the sideshow"
-        if kind == "sideshow_cards":
-            return "\n".join(
-                f"   {self.who(int(key))}: {st.cards(hand['cards'])} ({hand['class']})"
-                for key, hand in data.items()
-            )
-        if kind == "show":
-            return (
-                " "
-                + self._subject(seat, "call a show", "calls a show")
-                + f" (pays {data['amount']})"
-            )
-        if kind == "pack":
-            why = {
-                "packed": "",
-                "chips": " (not enough chips for the chaal)",
-                "timeouts": " (time ran out twice)",
-            }[data["why"]]
-            return " " + self._subject(seat, "pack", "packs") + why
-        if kind == "timeout" and data["then"] == "refuse":
-            return f" {self.who(seat)} did not answer: the sideshow is refused"
-        if kind == "showdown":
-            title = (
-                "Pot limit reached: every hand is shown" if data["how"] == "pot limit" else "Show"
-            )
-            lines = ["", st.rule(title)]
-            for key, cards in data["hands"].items():
-                mark = st.green("  wins") if int(key) in data["winners"] else ""
-                lines.append(
-                    f"  {pad(self.who(int(key)), 14)} {st.cards(cards)}  "
-                    f"{data['classes'][key]}{mark}"
-                )
-            return "\n".join(lines)
-        if kind == "game_over":
-            return self._game_over(data)
-        return None
-
-    def _game_over(self, result: Mapping[str, Any]) -> str:
-        st = self.style
-        detail = result["detail"]
-        seats = [int(s) for s in result["winners"]]
-        winners = ", ".join("You" if s == HUMAN else self.who(s) for s in seats)
-        verb = "wins" if seats != [HUMAN] and len(seats) == 1 else "win"
-        how = {"last player": "everyone else packed", "show": "a show", "pot limit": "pot limit"}
-        lines = [
-            "",
-            st.rule(f"Game {self.number} over"),
-            f" {st.bold(winners)} {verb} the pot of {detail['pot']} ({how[detail['how']]})",
-        ]
-        shares = detail["shares"]
-        if len(shares) > 1:
-            lines.append(
-                " Equal hands share it: "
-                + " · ".join(f"{self.who(int(s))} {amount}" for s, amount in shares.items())
-            )
-        mine = int(result["points"][str(HUMAN)])
-        lines.append(
-            st.green(f" You win {mine} chips!")
-            if mine > 0
-            else f" You {'lose' if mine < 0 else 'break even:'} {abs(mine)} chips."
-        )
-        stacks = " · ".join(f"{self.who(int(s))} {chips}" for s, chips in detail["stacks"].items())
-        lines.append(" Stacks: " + stacks)
-        if self.fair is not None:
-            lines.append(
-                st.dim(
-                    f" Server seed {self.fair.server_seed.hex()} (client seed "
-                    f"{self.fair.client_seed}, nonce {self.fair.nonce}: rummyhall "
-                    "verify-deal --decks 1 --jokers 0 recomputes the deck)"
-                )
-            )
-        return "\n".join(lines)
+        return line
 
     # --- records -------------------------------------------------------------------------------
 
