@@ -14,6 +14,19 @@ from rummyhall.games.text import GameText
 _PAD = " " * 10
 
 
+# The words both a replay's notes and a table's narration use.
+def _drop(data: Mapping[str, Any]) -> str:
+    return f"{data['how']}, {data['score']} points"
+
+
+def _wrong(data: Mapping[str, Any]) -> str:
+    return f"wrong declaration ({data['reason']}), {data['score']} points"
+
+
+def _rejoin(data: Mapping[str, Any]) -> str:
+    return f"on {data['total']} points"
+
+
 class Indian13Text(GameText[Indian13View]):
     """The text of one 13-card record, read from its start (it remembers each declaration's
     finish card until its deal ends)."""
@@ -45,18 +58,18 @@ class Indian13Text(GameText[Indian13View]):
         if kind == "drew":
             return f"gets {data['card']}"
         if kind == "drop":
-            return f"{data['how']}, {data['score']}"
+            return _drop(data)
         if kind == "declaration":
             if data["valid"]:
                 return "valid declaration"
-            return f"wrong declaration ({data['reason']}), {data['score']}"
+            return _wrong(data)
         if kind == "missed":
             thrown = f", {data['discarded']} thrown" if "discarded" in data else ""
             return f"missed turn {data['missed']}{thrown}"
         if kind == "removed":
             return f"removed, {data['score']}"
         if kind == "rejoin":
-            return f"rejoins on {data['total']}"
+            return f"rejoins {_rejoin(data)}"
         if kind == "reshuffle":
             return f"closed deck refilled: {data['closed']} cards"
         if kind == "closed_empty":
@@ -208,7 +221,7 @@ class Indian13Text(GameText[Indian13View]):
             card = v.card(data["card"], wild)
             return " " + v.subject(seat, f"discard {card}", f"discards {card}")
         if kind == "drop":
-            text = f"({data['how']}, {data['score']} points)"
+            text = f"({_drop(data)})"
             return " " + v.subject(seat, f"drop {text}", f"drops {text}")
         if kind == "declaration":
             if data["valid"]:
@@ -219,7 +232,7 @@ class Indian13Text(GameText[Indian13View]):
                     + v.green(" — valid!")
                     + f"\n    {groups}   finish {v.card(data['finish'], wild)}"
                 )
-            text = f" — wrong declaration ({data['reason']}), {data['score']} points"
+            text = f" — {_wrong(data)}"
             line = " " + v.subject(seat, "declare", "declares") + v.red(text)
             if "groups" in data:
                 line += f"\n    {v.groups(data['groups'], wild)}"
@@ -237,7 +250,7 @@ class Indian13Text(GameText[Indian13View]):
         if kind == "reshuffle":
             return f" New closed deck: {data['closed']} cards."
         if kind == "rejoin":
-            return " " + v.subject(seat, "rejoin", "rejoins") + f" on {data['total']} points"
+            return " " + v.subject(seat, "rejoin", "rejoins") + f" {_rejoin(data)}"
         return None
 
     def deal_end_lines(self, data: Mapping[str, Any], view: Indian13View) -> list[str]:
