@@ -247,15 +247,26 @@ async def run_clock(clock: FakeClock, until: Any, step: int = 5_000, rounds: int
 
 
 async def my_turn(client: RoomClient, table: int, server: Running) -> dict[str, Any]:
-    """The first message that shows it is this client's turn (a failure describes the table)."""
+    """The first message that shows it is this client's turn (a failure describes the table).
+
+    A bot may end the deal before that: by a drop (the next deal starts at once) or by declaring
+    at its first turn, and then the show waits for this client's groups; the game's bot shows
+    them for it, and the wait goes on into the next deal."""
+
+    def awaits_me(m: JSON) -> bool:
+        return m["view"] is not None and any(a["seat"] == m["you"] for a in m["view"]["awaited"])
+
+    bot = bot_factory(server.hub.table(table).room.game)(1)
     try:
-        return await client.wait_for(
-            table,
-            lambda m: (
-                m["view"] is not None
-                and any(a["seat"] == m["you"] and a["kind"] == "turn" for a in m["view"]["awaited"])
-            ),
-        )
+        while True:
+            message = await client.wait_for(table, awaits_me)
+            mine = [a for a in message["view"]["awaited"] if a["seat"] == message["you"]]
+            if mine[0]["kind"] == "turn":
+                return message
+            action = bot.act(message["view"])
+            assert action is not None, message["view"]
+            done = await client.act(table, action)
+            await client.wait_for(table, lambda m, done=done: m["seq"] >= done)
     except TimeoutError:
         actor = server.hub.table(table)
         game = actor.game

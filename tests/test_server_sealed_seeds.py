@@ -5,6 +5,7 @@ with another key refuses to start rather than deal something else. On SQLite and
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from rummyhall.server.sealed_seeds import SealError
 from rummyhall.server.settings import Settings
 from rummyhall.shuffle import commitment
 from rummyhall.store.database import Database
-from server_kit import Player, fast_settings, running, settle, watch_table
+from server_kit import Player, fast_settings, run_clock, running, settle, watch_table
 
 POINTS_2P = "indian13-classic-points-1-2p"
 
@@ -60,25 +61,34 @@ def dealt(actor: Any) -> bool:
 
 
 async def test_a_database_copy_holds_no_live_seed(tmp_path: Path, db_url: str) -> None:
-    settings = fast_settings(tmp_path, db_url)
-    async with running(settings) as server, RoomClient(server.url) as client:
+    # A fake clock: the bot thinks for a second, so nothing moves while the copy is taken (a
+    # bot's drop at once would end the game, and its record would rightly hold the seed).
+    clock = FakeClock()
+    settings = fast_settings(tmp_path, db_url, bot_think_ms=(1_000, 1_000))
+    async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         await client.register("sealer", "a long password")
         table, _ = await client.quick_seat(POINTS_2P)
         await watch_table(client, table, follow=True)
         actor = server.hub.table(table)
         await settle(server.hub, lambda hub: dealt(actor))
-        seed = live_seed(actor)
+        game_no, seed = actor.game_no, live_seed(actor)
         committed = commitment(bytes.fromhex(seed))
         copy = await dump(server.hub.db)
+        assert actor.game_no == game_no and not actor.game.over
         # The copy is a real one: the deal's public commitment is in it, the seed is not.
         assert committed in copy
         assert seed not in copy.lower()
         raw = files_of(settings)
         assert bytes.fromhex(seed) not in raw and seed.encode() not in raw
         # Once the game is over its record reveals the seed, which matches the commitment.
-        await Player(client, "indian13", 5).play(table, games=1)
+        play = asyncio.create_task(Player(client, "indian13", 5).play(table, games=game_no))
+        await run_clock(clock, play.done, step=1_000, rounds=2_000)
+        await play
         hands = (await client.request("GET", "/api/hands"))["hands"]
-        record = (await client.request("GET", f"/api/hands/{hands[0]['id']}"))["record"]
+        records = [
+            (await client.request("GET", f"/api/hands/{hand['id']}"))["record"] for hand in hands
+        ]
+        record = next(r for r in records if r["table"]["game_no"] == game_no)
         revealed = [a["deal"] for a in record["actions"] if "server_seed" in a.get("deal", {})]
         assert revealed[0]["server_seed"] == seed
         assert revealed[0]["commitment"] == committed
