@@ -48,7 +48,7 @@ def fast_settings(data_dir: Path, database_url: str, **changes: Any) -> Settings
         rate_per_second=10_000,
         rate_burst=10_000,
         # Tests sign many clients in from one loopback address: the sign-in limits would refuse
-        # them (tests/test_server_auth.py sets them low on purpose).
+        # them (tests/server/test_server_auth.py sets them low on purpose).
         login_client_per_minute=1_000_000,
         login_client_burst=100_000,
         login_account_per_minute=1_000_000,

@@ -29,7 +29,7 @@ from scenarios import Table, stacked
 
 GOLDEN = Path(__file__).parent / "golden"
 
-# Seat 1 declares with the 9C it draws on its second turn (tests/test_indian13.py's hands).
+# Seat 1 declares with the 9C it draws on its second turn (tests/games/test_indian13.py's hands).
 W = "AD 2D 3D 4D 10C JC QC KD KS KC 8S 8H 8D"
 A = "4H 5H 6H 9S 10S 7D QC QD QS KH 3C 8D 2S"
 B = "2D 3D 4D KS KH KC 8H 8C 7S 3H 5C 9D 2S"

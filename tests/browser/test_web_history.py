@@ -15,11 +15,11 @@ import time
 from typing import Any
 
 from playwright.sync_api import Page, Route, expect
+from test_refills import plain, play, refill_entries, two_player
 
 from rummyhall.server.api import _replay_steps
 from rummyhall.shuffle import FairDeal, refill_order
 from rummyhall.sim import FairHouse
-from test_refills import plain, play, refill_entries, two_player
 
 ROOM = "practice-patti-10-4p"  # guests play practice rooms
 EXAMPLE = {

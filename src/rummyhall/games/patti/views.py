@@ -3,9 +3,9 @@
 
 Views are sent as JSON unchanged, so their types are ``TypedDict``\\ s: the engine builds them, the
 bot, the terminal table and the text renderer read them, and mypy checks every key on both sides.
-A key that is only sometimes there is ``NotRequired`` (tests/test_views.py checks every view the
-conformance playouts produce against these types, key by key). Some keys are named ``class``, a
-Python keyword, so these types use the functional form.
+A key that is only sometimes there is ``NotRequired`` (tests/games/test_views.py checks every
+view the conformance playouts produce against these types, key by key). Some keys are named
+``class``, a Python keyword, so these types use the functional form.
 """
 
 from collections.abc import Mapping

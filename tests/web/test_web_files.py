@@ -12,7 +12,7 @@ import httpx
 from rummyhall import catalog
 from server_kit import fast_settings, running
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "rummyhall" / "web"
 PROTOCOL = ROOT / "docs" / "protocol.md"
 

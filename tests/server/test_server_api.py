@@ -32,7 +32,7 @@ async def test_health_openapi_and_metrics(server: Running) -> None:
         assert (await http.get("/healthz")).json() == {"ok": True, "tables": 0}
         paths = (await http.get("/openapi.json")).json()["paths"]
         assert {"/api/register", "/api/quick-seat", "/api/hands/{hand_id}"} <= set(paths)
-        # (the operator's only: tests/test_server_auth.py checks the refusal)
+        # (the operator's only: tests/server/test_server_auth.py checks the refusal)
         token = (server.app.state.settings.data_dir / "admin.token").read_text().strip()
         metrics = (await http.get("/metrics", headers={"Authorization": f"Bearer {token}"})).text
         assert "rummyhall_live_tables" in metrics

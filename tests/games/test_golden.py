@@ -6,10 +6,10 @@ notation for people, and the views every seat and the spectators had at the end.
 replays the record and compares the result and every final view: any change to the engine that
 changes how a recorded game plays out shows up here.
 
-The files are data, checked in. They were made by bots (tests/test_golden.py ``--write`` makes
+The files are data, checked in. They were made by bots (tests/games/test_golden.py ``--write`` makes
 them again; only do that on purpose, after checking that a difference is intended)::
 
-    .venv/bin/python tests/test_golden.py --write
+    .venv/bin/python tests/games/test_golden.py --write
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import Game, notation, replay
 from rummyhall.sim import FairHouse, Runner, Tally
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 class Blunderer:

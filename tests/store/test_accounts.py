@@ -32,7 +32,7 @@ async def test_register(db: Database) -> None:
         assert await accounts.find_account(session, "nobody") is None
         assert await accounts.get_account(session, 10**6) is None
         # The store keeps accounts and mints nothing: starting chips are the economy's
-        # (rummyhall.economy.wallets, tests/test_wallets.py).
+        # (rummyhall.economy.wallets, tests/economy/test_wallets.py).
         report = await audit(session)
     assert report.ok
     assert report.transactions == report.minted == 0

@@ -391,8 +391,9 @@ def replay_ok(game: Game) -> bool:
 
 
 async def test_the_server_plays_it(toy: GamePlugin, db_url: str, tmp_path: Path) -> None:
-    from server_kit import check_flows, fast_settings, running
     from test_server_games import play_one_game
+
+    from server_kit import check_flows, fast_settings, running
 
     settings = fast_settings(tmp_path, db_url, next_game_ms=3_600_000)
     async with running(settings) as server:

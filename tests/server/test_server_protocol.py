@@ -27,7 +27,7 @@ from rummyhall.server.hub import Hub
 from rummyhall.server.table import TableActor
 from server_kit import JSON, Running, fast_settings, running
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = ROOT / "docs" / "protocol.md"
 
 NESTED = "[" * 100_000 + "]" * 100_000
@@ -214,7 +214,7 @@ Seen = tuple[str, str | int]
 
 
 def documented_codes() -> dict[str, set[str]]:
-    """docs/protocol.md's table of error codes (parsed as tests/test_web_files.py does): each
+    """docs/protocol.md's table of error codes (parsed as tests/web/test_web_files.py does): each
     code with the transports its row names."""
     table = PROTOCOL.read_text(encoding="utf-8").split("| code | where | meaning |", 1)[1]
     table = table.split("\n\n", 1)[0]
@@ -615,8 +615,8 @@ UNTESTABLE: dict[str | int, str] = {
     "game_over": "the table answers no_game once its game is over, before the engine is asked",
     "unknown_seat": "the table asks the engine only for seats of the game in play, all of which"
     " the engine knows (others get no_game)",
-    4408: "needs the kernel's socket buffers full; tests/test_server_sending.py closes a reader"
-    " too far behind (test_a_reader_too_far_behind_is_closed)",
+    4408: "needs the kernel's socket buffers full; tests/server/test_server_sending.py closes a"
+    " reader too far behind (test_a_reader_too_far_behind_is_closed)",
 }
 
 RATE_BURST = 12

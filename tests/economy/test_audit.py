@@ -221,7 +221,7 @@ async def test_a_transaction_without_postings_is_found(db: Database) -> None:
 
 async def test_an_overdrawn_account_is_found(tmp_path: Path) -> None:
     # Only SQLite can be talked out of its CHECK constraints; PostgreSQL refuses outright
-    # (tests/test_ledger.py).
+    # (tests/economy/test_ledger.py).
     db = await Database.open(default_url(tmp_path))
     try:
         async with db.transaction() as session:

@@ -2,7 +2,7 @@
 the closed deck"): refill r of a deal is the open pile under its top card, bottom first, in the
 order the deal's committed seeds give refill r. Records say which refill it is and what it was made
 from; the engine checks the "from", and ``rummyhall replay`` and ``verify-deal`` recompute the
-order. The server's table has its own tests (tests/test_server_refill.py)."""
+order. The server's table has its own tests (tests/server/test_server_refill.py)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Every game of the catalog is complete (issue 16): it has a bot, rooms (at least one practice room
 and one for real chips), a terminal table, a tally for the simulator, a text renderer, a web view
 module (``web/js/games/<name>.js``; that the browser loads it is tested in tests/browser), golden
-records (``tests/golden/<name>-*.json``) and its own conformance slice (tests/test_conformance.py,
-which also runs every game of the catalog at its rooms' tables). A new game folder that misses
-one of them fails here, by name."""
+records (``tests/golden/<name>-*.json``) and its own conformance slice
+(tests/games/test_conformance.py, which also runs every game of the catalog at its rooms'
+tables). A new game folder that misses one of them fails here, by name."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ import json
 from pathlib import Path
 
 import pytest
+import test_conformance
 
 import rummyhall
-import test_conformance
 from rummyhall import catalog
 from rummyhall.economy.ledger import CHIPS, PRACTICE
 from rummyhall.games.text import GameText
 from rummyhall.sim import Tally
 
 WEB = Path(rummyhall.__file__).resolve().parent / "web"
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 @pytest.mark.parametrize("name", catalog.names())

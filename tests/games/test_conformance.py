@@ -355,7 +355,7 @@ def test_patti_conformance(seats: int, games: int, style: str) -> None:
 def test_the_patti_slice_covers_the_rules() -> None:
     """The noise reaches the rare paths: every ending, every reason to pack, both sideshow
     answers and a timed-out one, both exchanges, and every error code (split pots are rare:
-    tests/test_patti.py has them)."""
+    tests/games/test_patti.py has them)."""
     if not PATTI_TOTALS:
         pytest.skip("runs after the Patti conformance slice")
     kinds = (
@@ -403,7 +403,7 @@ suite's generic noise only."""
 
 SLICES: dict[str, Any] = {"indian13": test_indian13_conformance, "patti": test_patti_conformance}
 """The games with their own slice above (every table size, rule-specific styles), by name
-(tests/test_game_completeness.py checks that every game of the catalog has one)."""
+(tests/games/test_game_completeness.py checks that every game of the catalog has one)."""
 
 
 @pytest.mark.parametrize("name", catalog.names())

@@ -618,7 +618,7 @@ def test_a_record_replays_to_the_same_game() -> None:
 
 
 def test_the_example_game_of_the_records_page_plays_as_it_says() -> None:
-    text = (Path(__file__).parent.parent / "docs" / "records.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "docs" / "records.md").read_text(encoding="utf-8")
     section = text[text.index("### A short Patti game, as printed") :]
     script = section.split("```")[1]
     game = Patti(PattiConfig(seats=4))

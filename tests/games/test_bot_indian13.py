@@ -18,7 +18,7 @@ from rummyhall.melds import Wilds, arrange, check, get_profile
 from rummyhall.sim import FairHouse, Runner, Tally, simulate
 from scenarios import Table, stacked
 
-# Declares with the 9C (as in tests/test_indian13.py).
+# Declares with the 9C (as in tests/games/test_indian13.py).
 W = "AD 2D 3D 4D 10C JC QC KD KS KC 8S 8H 8D"
 # The rules page's first example: classic 23 points, requirement met.
 A = "4H 5H 6H 9S 10S 7D QC QD QS KH 3C 8D 2S"

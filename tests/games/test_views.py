@@ -1,8 +1,9 @@
 """Every game's views match its view type (``games/<name>/views.py``) exactly.
 
-The conformance playouts (tests/test_conformance.py) check every view of every state against its
-game's ``TypedDict`` with tests/typed_views.py; here, the check itself: that it sees the fresh
-game's views, and that it fails when an engine adds or drops a key without updating its type.
+The conformance playouts (tests/games/test_conformance.py) check every view of every state
+against its game's ``TypedDict`` with tests/typed_views.py; here, the check itself: that it sees
+the fresh game's views, and that it fails when an engine adds or drops a key without updating
+its type.
 """
 
 from __future__ import annotations

@@ -1254,7 +1254,7 @@ def test_random_games_keep_the_invariants_and_replay(
 # --- documentation ---------------------------------------------------------------------------
 
 
-RECORDS_DOC = Path(__file__).parent.parent / "docs" / "records.md"
+RECORDS_DOC = Path(__file__).parents[2] / "docs" / "records.md"
 
 
 def test_records_doc_example_game_plays_as_described() -> None:
