@@ -166,9 +166,6 @@ class TerminalTable(TerminalBase[Indian13, Indian13View]):
 
     # --- the match ---------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> Indian13View:
-        return self.game.view(seat)
-
     def run(self) -> int:
         settings = self.settings
         mode = "points" if settings.mode == "points" else f"pool {settings.mode[4:]}"

@@ -135,9 +135,6 @@ class PattiTable(TerminalBase[Patti, PattiView]):
 
     # --- the session ---------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> PattiView:
-        return self.game.view(seat)
-
     def run(self) -> int:
         settings = self.settings
         config = self.game.config
