@@ -45,6 +45,7 @@ from rummyhall.games.protocol import (
     Game,
     GameError,
     Posting,
+    Result,
     game_class,
     replay,
 )
@@ -391,10 +392,7 @@ class TableActor:
                 assert self.game is not None
                 deal = None if logged is None else self._logged_deal(logged)
                 events = self.game.apply(int(body["seat"]), str(body["action"]), at, deal=deal)
-                postings = [p for event in events for p in event.postings]
-                if self.game.result is not None:
-                    postings += self.game.result.postings
-                self._count(self._legs(postings))
+                self._count(self._legs(_moved(events, self.game.result)))
             if logged is not None and "commitment" in logged:
                 # The committed deal is dealt (a refill comes with no commitment pending).
                 self.dealt, self.refills = self.fair, 0
@@ -677,11 +675,8 @@ class TableActor:
         started = time.perf_counter()
         events = game.apply(seat, action, at, deal=deal)
         entry = game.log[-1]
-        postings = [p for event in events for p in event.postings]
         result = game.result
-        if result is not None:
-            postings += result.postings
-        legs = self._legs(postings)
+        legs = self._legs(_moved(events, result))
         body: JSON = dict(entry)
         if "deal" in body:
             # The log keeps a deal without its seed (the commit entry holds it sealed), and a
@@ -1187,6 +1182,13 @@ def _wallet_to_seat(
         kind=kind,
         memo={"table": table_id, "seq": seq},
     )
+
+
+def _moved(events: Sequence[Event], result: Result | None) -> list[Posting]:
+    """The chips an action moved: its events' postings, and the result's if it ended the game
+    (the same whether the action is played live or replayed from the log)."""
+    postings = [p for event in events for p in event.postings]
+    return postings + list(result.postings) if result is not None else postings
 
 
 def _event_json(event: Event) -> JSON:
