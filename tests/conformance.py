@@ -12,8 +12,9 @@
 * now and then a random concrete action from ``legal(seat)`` is tried on a copy of the game: it
   must be accepted (``legal`` never lists what ``apply`` refuses);
 * after every accepted action, every invariant of :mod:`rummyhall.games.invariants` holds and every
-  view is JSON; given the game's view type (``view_type``, its ``TypedDict``), every view of every
-  seat, the house and the spectators matches it exactly (tests/typed_views.py);
+  view is JSON; every view of every seat, the house and the spectators matches the game's view
+  type (its engine's ``view_type``, a ``TypedDict``) exactly, and every event the data type its
+  engine declares for its kind (``event_types``) (tests/typed_views.py);
 * at the end, ``replay`` of the JSON record rebuilds every seat's view, the awaited seats and the
   result, and so does a replay cut at a few points sampled during the game.
 
@@ -60,6 +61,8 @@ class ConformanceReport:
     replays: int = 0
     typed_views: int = 0
     """States whose every view was checked against the game's view type."""
+    typed_events: int = 0
+    """Events checked against the type their game declares for their kind."""
     events: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
     """Error codes of the refused attempts."""
@@ -113,7 +116,8 @@ class _Play:
         view_type: Any = None,
     ) -> None:
         self.seed = seed
-        self.view_type = view_type
+        self.view_type = type(game).view_type if view_type is None else view_type
+        self.event_types = type(game).event_types
         self.rng = random.Random(seed)
         self.game = game
         self.bots = bots
@@ -150,7 +154,7 @@ class _Play:
         self.at = at
         self.report.actions += 1
         self.report.count(events)
-        problems = self.invariants.check(events) + self.typed_views()
+        problems = self.invariants.check(events) + self.typed_events(events) + self.typed_views()
         if problems:
             raise self.fail("; ".join(problems[:5]))
         if self.rng.random() < 0.02:
@@ -236,9 +240,24 @@ class _Play:
         self.report.noise_accepted += 1
         self.report.actions += 1
         self.report.count(events)
-        problems = self.invariants.check(events) + self.typed_views()
+        problems = self.invariants.check(events) + self.typed_events(events) + self.typed_views()
         if problems:
             raise self.fail("; ".join(problems[:5]))
+
+    def typed_events(self, events: Sequence[Event]) -> list[str]:
+        """How the events differ from the types the game declares for their kinds
+        (:attr:`Game.event_types`; none declared: nothing to check)."""
+        if not self.event_types:
+            return []
+        problems: list[str] = []
+        for event in events:
+            shape = self.event_types.get(event.kind)
+            if shape is None:
+                problems.append(f"event {event.kind!r} has no declared type")
+                continue
+            problems += mismatches(dict(event.data), shape, f"event {event.kind}")
+            self.report.typed_events += 1
+        return problems
 
     def typed_views(self) -> list[str]:
         """How every view differs from the game's view type (none given: nothing to check)."""
@@ -354,8 +373,9 @@ def run_conformance(
     checks of the module docstring. ``noise`` is the chance, before each move, of a noise round
     instead; ``timeouts`` and ``random_moves`` the chances that an awaited seat times out or plays
     a random listed action instead of its bot's. ``shape`` says how to read the views (default:
-    the game's own, :func:`rummyhall.games.invariants.view_shape`); ``view_type``, the game's view
-    ``TypedDict``, is checked against every view after every accepted action. Raises
+    the game's own, :func:`rummyhall.games.invariants.view_shape`); ``view_type`` (default: the
+    engine's :attr:`~rummyhall.games.protocol.Game.view_type`) is checked against every view after
+    every accepted action, and the engine's ``event_types`` against every event. Raises
     AssertionError on the first failure."""
     report = ConformanceReport()
     for seed in seeds:

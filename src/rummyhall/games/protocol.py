@@ -25,7 +25,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, TypedDict
+from typing import Any, ClassVar, Final, TypedDict, TypeVar, cast
 
 from rummyhall.cards import Card, format_cards, parse_physical
 from rummyhall.shuffle import FairDeal
@@ -166,6 +166,16 @@ class Event:
         return self.to is None or (seat is not None and seat in self.to)
 
 
+D = TypeVar("D")
+
+
+def data_of(event: Event, shape: type[D]) -> D:
+    """``event.data`` read as ``shape``, the ``TypedDict`` its game declares for its kind
+    (:attr:`Game.event_types`), so that mypy checks the keys a reader uses. The engine built the
+    data as that type, and the conformance suite checks every event of its playouts against it."""
+    return cast(D, event.data)
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended: points per seat (the game's own scoring), the winning seats, and the
@@ -286,6 +296,16 @@ class Game(ABC):
 
     name: ClassVar[str]
     """The game's id in configs and records; also the name of its folder, ``games/<name>/``."""
+
+    view_type: ClassVar[Any] = None
+    """The ``TypedDict`` :meth:`view` returns (``games/<name>/views.py``). The conformance
+    suite checks every view of its playouts against it, key by key."""
+
+    event_types: ClassVar[Mapping[str, Any]] = {}
+    """The ``TypedDict`` of each event kind's ``data`` (``games/<name>/events.py``): what the
+    engine builds, what the text renderer, the terminal and the tally read
+    (:func:`data_of`) and what docs/protocol.md describes. The conformance suite checks that
+    every event of its playouts has a listed kind and data of that type."""
 
     view_shape: ClassVar[ViewShape] = DEFAULT_VIEWS
     """How the invariant checks (:mod:`rummyhall.games.invariants`) read this game's views:

@@ -233,6 +233,7 @@ class Indian13(Game):
     """13-card Indian Rummy (see the module docstring)."""
 
     name: ClassVar[str] = "indian13"
+    view_type: ClassVar[Any] = Indian13View
 
     def __init__(self, config: Indian13Config | None = None) -> None:
         super().__init__()

@@ -119,6 +119,7 @@ class Patti(Game):
 
     name: ClassVar[str] = "patti"
     view_shape: ClassVar[ViewShape] = PATTI_VIEWS
+    view_type: ClassVar[Any] = PattiView
 
     def __init__(self, config: PattiConfig | None = None) -> None:
         super().__init__()
