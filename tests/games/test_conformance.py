@@ -178,6 +178,7 @@ def test_indian13_conformance(profile: str, seats: int, mode: str, games: int, s
     assert report.refused > 0
     assert report.replays > games - 1
     assert report.typed_views == report.actions > 0  # every state's views, typed
+    assert report.typed_events > report.actions  # and every event
     TOTALS.update(report.events)
     TOTALS.update(f"code:{code}" for code in report.codes.elements())
     TOTALS["probes"] += report.probes

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummyhall.cards import Card, format_cards, indian_points, parse
-from rummyhall.games.indian13.rules import POOLS, PROFILE_RULES, DropScores
+from rummyhall.games.indian13.rules import POOLS, PROFILE_RULES
 from rummyhall.games.indian13.views import Indian13SeatView, Indian13View, indian13_view
+from rummyhall.games.rummy.rules import DropScores
 from rummyhall.melds import Arrangement, Wilds, arrange, get_profile
 
 View = Mapping[str, Any]

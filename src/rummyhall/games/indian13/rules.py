@@ -3,8 +3,8 @@ principle 6).
 
 Two rule profiles (``classic``, ``vengala``: :data:`PROFILE_RULES`, not to be confused with the
 meld profiles of :mod:`rummyhall.melds.profiles` they name) and three modes (``points``,
-``pool101``, ``pool201``); :class:`Indian13Config` is one table. The engine
-(:mod:`rummyhall.games.indian13.engine`) reads these objects and holds no rule literal of its own.
+``pool101``, ``pool201``); :class:`Indian13Config` is one table. The rummy engine
+(:mod:`rummyhall.games.rummy.engine`) reads these objects and holds no rule literal of its own.
 Sources: docs/rules/indian-rummy-13.md and the 13-card section of shared/rules/DECISIONS.md.
 """
 
@@ -12,101 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from rummyhall.games.protocol import JSON
-
-ProfileName = Literal["classic", "vengala"]
-ModeName = Literal["points", "pool101", "pool201"]
-
-
-@dataclass(frozen=True, slots=True)
-class DropScores:
-    """What a drop scores: before the player's first draw of the deal, and after it."""
-
-    first: int
-    middle: int
-
-
-@dataclass(frozen=True, slots=True)
-class ShoeSize:
-    """The shoe used at tables of up to ``max_seats`` players."""
-
-    max_seats: int
-    decks: int
-    jokers_per_deck: int
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileRules:
-    """What differs between the two profiles."""
-
-    name: ProfileName
-    melds: str
-    """The meld profile :func:`rummyhall.melds.check` judges declarations and shows with."""
-    min_seats: int
-    max_seats: int
-    shoes: tuple[ShoeSize, ...]
-    """Shoe sizes by table size, smallest first; the first that fits the table is used."""
-    drops: DropScores
-    """Drop scores at points tables (pools have their own)."""
-    first_open_wild_first_mover_only: bool
-    """A wild card turned up as the deal's first open card may only be taken on the deal's very
-    first turn (by the first mover); otherwise anyone may take it."""
-    discarded_wild_blocked_for_next: bool
-    """A wild card a player throws on the open pile may not be taken by the player who follows."""
-    toss_orders_all: bool
-    """The toss orders every seat (classic: highest first, the lowest deals and plays last);
-    otherwise it only picks the first mover and play goes round in seat order (vengala)."""
-
-    def shoe(self, seats: int) -> tuple[int, int]:
-        """(decks, printed jokers per deck) for a table of ``seats`` players."""
-        for size in self.shoes:
-            if seats <= size.max_seats:
-                return (size.decks, size.jokers_per_deck)
-        raise ValueError(f"{self.name} tables seat at most {self.max_seats} players")
-
-
-@dataclass(frozen=True, slots=True)
-class PoolRules:
-    """A pool: a match of deals that knocks players out until one is left."""
-
-    name: ModeName
-    elimination: int
-    """A total at or above this knocks the player out."""
-    rejoin_limit: int
-    """An eliminated player may buy back in only while no remaining total exceeds this."""
-    drops: DropScores
-
-
-@dataclass(frozen=True, slots=True)
-class CommonRules:
-    """What both profiles and all modes share."""
-
-    hand_size: int
-    cap: int
-    """Most card points a loser scores in one deal."""
-    wrong_declaration: int
-    deal_show_divisor: int
-    deal_show_min: int
-    deal_show_max: int
-    met_objective: int
-    """A loser whose shown groups are a complete, valid declaration scores this."""
-    missed_turn_limit: int
-    """Missed turns in a row that remove a player (scored as the middle drop)."""
-    toss_ace_high: bool
-    """In the toss the ace ranks above the king (suits never count)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Timers:
-    """Default timers, in milliseconds."""
-
-    turn_ms: int
-    extra_ms: int
-    """The extra-time bank each player gets per deal."""
-    declare_ms: int
-
+from rummyhall.games.rummy.rules import (
+    CommonRules,
+    DropScores,
+    PoolRules,
+    ProfileRules,
+    ShoeSize,
+    Timers,
+)
 
 COMMON: Final = CommonRules(
     hand_size=13,
@@ -208,6 +124,10 @@ class Indian13Config:
     @property
     def rules(self) -> ProfileRules:
         return PROFILE_RULES[self.profile]
+
+    @property
+    def common(self) -> CommonRules:
+        return COMMON
 
     @property
     def pool(self) -> PoolRules | None:

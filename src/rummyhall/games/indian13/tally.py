@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from rummyhall.games.indian13.rules import Indian13Config
-from rummyhall.games.protocol import JSON, Event
+from rummyhall.games.protocol import JSON, Event, ResultView, data_of
+from rummyhall.games.rummy.events import DeclarationEvent, DropEvent
+from rummyhall.games.rummy.views import DealSummary
 from rummyhall.sim import Tally
 
 if TYPE_CHECKING:
@@ -57,26 +59,26 @@ class Indian13Tally(Tally):
     def count(self, events: list[Event]) -> None:
         for event in events:
             kind = event.kind
-            data = event.data
             if kind == "drop":
-                if data.get("how") == "first drop":
+                if data_of(event, DropEvent)["how"] == "first drop":
                     self.first_drops += 1
                 else:
                     self.middle_drops += 1
             elif kind == "declaration":
-                if data.get("valid"):
+                if data_of(event, DeclarationEvent)["valid"]:
                     self.declarations += 1
                 else:
                     self.wrong_declarations += 1
             elif kind == "deal_end":
+                summary = data_of(event, DealSummary)
                 self.deals += 1
-                self.wins[int(data["winner"])] += 1
-                for seat, score in data["scores"].items():
-                    self.points[int(seat)] += int(score)
+                self.wins[summary["winner"]] += 1
+                for seat, score in summary["scores"].items():
+                    self.points[int(seat)] += score
             elif kind == "game_over":
                 self.matches += 1
-                for seat in data.get("winners", ()):
-                    self.match_wins[int(seat)] += 1
+                for winner in data_of(event, ResultView)["winners"]:
+                    self.match_wins[winner] += 1
             elif kind == "reshuffle":
                 self.reshuffles += 1
             elif kind == "rejoin":

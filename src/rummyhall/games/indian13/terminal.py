@@ -8,11 +8,11 @@ the meld hints and auto-arrangement come from the solver (:mod:`rummyhall.melds`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Final, TextIO
 
 from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups, sort_key
 from rummyhall.catalog import PlayRequest
@@ -20,7 +20,9 @@ from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import PROFILE_RULES, Indian13Config
 from rummyhall.games.indian13.text import Indian13Text
 from rummyhall.games.indian13.views import Indian13View
-from rummyhall.games.protocol import HOUSE, Deal, Event
+from rummyhall.games.protocol import HOUSE, Deal, Event, data_of
+from rummyhall.games.rummy.events import DrawEvent, DrewEvent
+from rummyhall.games.rummy.views import DealSummary
 from rummyhall.melds import Arrangement, Hint, Kind, Role, arrange, check, hint
 from rummyhall.shuffle import FairDeal
 from rummyhall.terminal.base import (
@@ -547,9 +549,8 @@ class TerminalTable(TerminalBase[Indian13, Indian13View]):
         for event in events:
             if not event.visible_to(HUMAN):
                 continue
-            data = event.data
             kind = event.kind
-            seat = int(data.get("seat", actor))
+            seat = event.data.get("seat", actor)
             if kind in ("draw", "discard", "drew", "group", "turn") and watching:
                 if kind == "discard":
                     self.quiet_moves += 1
@@ -560,13 +561,15 @@ class TerminalTable(TerminalBase[Indian13, Indian13View]):
                 self.quiet_moves = 0
             if kind == "deal":
                 self.drawn = None
-            elif kind == "drew" or (kind == "draw" and data["from"] == "open" and seat == HUMAN):
-                self.drawn = str(data["card"])
+            elif kind == "drew":
+                self.drawn = data_of(event, DrewEvent)["card"]
+            elif kind == "draw" and seat == HUMAN:
+                self.drawn = data_of(event, DrawEvent).get("card", self.drawn)
             line = self._event_line(event, wild)
             if line is not None:
                 self.say(line)
             if kind == "deal_end":
-                self.say(self._deal_end(data, self.view(HUMAN)))
+                self.say(self._deal_end(data_of(event, DealSummary), self.view(HUMAN)))
             elif kind == "game_over":
                 self.say("\n".join(self.text.game_over_lines(self.view(HUMAN))))
         if actor == HUMAN and action.startswith(("discard", "declare")):
@@ -580,7 +583,7 @@ class TerminalTable(TerminalBase[Indian13, Indian13View]):
             line += "\n" + self.style.dim(f" Commitment  {self.fair[-1].commitment}")
         return line
 
-    def _deal_end(self, data: Mapping[str, Any], view: Indian13View) -> str:
+    def _deal_end(self, data: DealSummary, view: Indian13View) -> str:
         """The renderer's table of the deal's scores, and the deal's seeds."""
         st = self.style
         lines = self.text.deal_end_lines(data, view)

@@ -1,0 +1,3 @@
+"""What the draw-and-discard rummy games share (13-card Indian Rummy, 21-card Marriage Rummy): one
+engine, its rule types, its views and its events. Not a game itself: it has no ``plugin`` module,
+so the catalog does not list it; each game's folder builds on it (docs/architecture.md)."""
