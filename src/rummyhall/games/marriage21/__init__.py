@@ -1,0 +1,1 @@
+"""21-card Marriage Rummy."""
