@@ -33,8 +33,9 @@ def stacked(
     decks: int = 2,
     jokers: int = 1,
     toss: str = "",
+    size: int = 13,
 ) -> tuple[Card, ...]:
-    """A deck (top card first) of the whole shoe that deals ``hands`` (13 cards each, first
+    """A deck (top card first) of the whole shoe that deals ``hands`` (``size`` cards each, first
     mover's first; the deal goes one card at a time round them), then ``cut`` and ``open_card``,
     and whose closed deck starts with ``stock`` (top first). ``toss`` cards come before all of it.
     The rest of the shoe follows in canonical order; the cut card ends up under it."""
@@ -49,10 +50,10 @@ def stacked(
 
     dealt = [[take(token) for token in hand.split()] for hand in hands]
     for hand in dealt:
-        if len(hand) != 13:
-            raise ValueError(f"a hand needs 13 cards, got {len(hand)}")
+        if len(hand) != size:
+            raise ValueError(f"a hand needs {size} cards, got {len(hand)}")
     tossed = [take(token) for token in toss.split()]
-    rounds = [hand[i] for i in range(13) for hand in dealt]
+    rounds = [hand[i] for i in range(size) for hand in dealt]
     head = [take(cut), take(open_card), *(take(token) for token in stock.split())]
     return (*tossed, *rounds, *head, *left)
 

@@ -11,7 +11,7 @@ Sources: docs/rules/indian-rummy-13.md and the 13-card section of shared/rules/D
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Final
 
 from rummyhall.games.protocol import JSON
@@ -22,6 +22,8 @@ from rummyhall.games.rummy.rules import (
     ProfileRules,
     ShoeSize,
     Timers,
+    config_from_json,
+    config_to_json,
 )
 
 COMMON: Final = CommonRules(
@@ -139,17 +141,8 @@ class Indian13Config:
         return self.rules.drops if pool is None else pool.drops
 
     def to_json(self) -> JSON:
-        data: JSON = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["order"] = None if self.order is None else list(self.order)
-        return data
+        return config_to_json(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Indian13Config:
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
-        values = dict(data)
-        if values.get("order") is not None:
-            values["order"] = tuple(int(seat) for seat in values["order"])
-        return cls(**values)
+        return config_from_json(cls, data)

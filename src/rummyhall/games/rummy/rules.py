@@ -6,8 +6,9 @@ rule literal of its own (DESIGN.md, principle 6).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Protocol, TypeVar, cast
 
 from rummyhall.games.protocol import JSON
 
@@ -154,3 +155,26 @@ class RummyConfig(Protocol):
         """What a drop scores at this table (a pool has its own)."""
 
     def to_json(self) -> JSON: ...
+
+
+C = TypeVar("C")
+
+
+def config_to_json(config: Any) -> JSON:
+    """A rummy config dataclass as stored in records: its fields, ``order`` as a list."""
+    data: JSON = {f.name: getattr(config, f.name) for f in fields(config)}
+    data["order"] = None if data.get("order") is None else list(data["order"])
+    return data
+
+
+def config_from_json(cls: type[C], data: Mapping[str, Any]) -> C:
+    """A rummy config dataclass from :func:`config_to_json`'s JSON; a key the class does not
+    have is refused (ValueError), so a typo in a room's config is caught when the room loads."""
+    known = {f.name for f in fields(cast(Any, cls))}
+    unknown = set(data) - known
+    if unknown:
+        raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
+    values = dict(data)
+    if values.get("order") is not None:
+        values["order"] = tuple(int(seat) for seat in values["order"])
+    return cls(**values)

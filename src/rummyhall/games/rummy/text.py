@@ -5,7 +5,7 @@ types (:mod:`rummyhall.games.rummy.events`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from rummyhall.games.protocol import Event, Game, data_of
@@ -22,7 +22,7 @@ from rummyhall.games.rummy.events import (
     ReshuffleEvent,
     TossEvent,
 )
-from rummyhall.games.rummy.views import DealSummary, RummyView
+from rummyhall.games.rummy.views import DealSummary, RummyView, ValueHoldingView
 from rummyhall.games.text import GameText
 
 _PAD = " " * 10
@@ -50,6 +50,38 @@ def _seat(event: Event) -> int:
     return min(event.to) if event.to else 0
 
 
+def holding_words(holding: ValueHoldingView) -> str:
+    """A seat's value cards in words: "1 marriage, 2 lower jokers (130 from each)"."""
+    parts = []
+    if holding["marriages"]:
+        marriages = holding["marriages"]
+        parts.append(f"{marriages} marriage{'s' if marriages > 1 else ''}")
+    for kind in ("cut", "upper", "lower"):
+        left = holding[kind] - holding["marriages"]
+        if left:
+            parts.append(f"{left} {kind} joker{'s' if left > 1 else ''}")
+    if not parts:
+        return "no value cards"
+    return f"{', '.join(parts)} ({holding['worth']} from each)"
+
+
+def settlement_lines(data: DealSummary, name: Callable[[int], str]) -> list[str]:
+    """Marriage: the value cards each seat still in the deal held, and every seat's net for the
+    deal (its card points, value cards and the net loss cap together); nothing for a game that
+    settles on card points alone."""
+    if "settlement" not in data:
+        return []
+    lines = ["value cards:"]
+    for key, holding in data.get("values", {}).items():
+        lines.append(f"  {name(int(key))}: {holding_words(holding)}")
+    nets = " · ".join(f"{name(int(k))} {line['net']:+d}" for k, line in data["settlement"].items())
+    lines.append(f"net: {nets}")
+    capped = [name(int(k)) for k, line in data["settlement"].items() if line["cap_relief"]]
+    if capped:
+        lines.append(f"(the net loss cap limited {', '.join(capped)})")
+    return lines
+
+
 class RummyText(GameText[RummyView]):
     """The text of one rummy record, read from its start (it remembers each declaration's
     finish card until its deal ends)."""
@@ -68,7 +100,7 @@ class RummyText(GameText[RummyView]):
         if "profile" in config:
             parts.append(str(config["profile"]))
         parts.append(f"{seats} seats")
-        mode = config.get("mode")
+        mode = config.get("mode", "points")  # a game with no pools (Marriage) has no mode
         if mode == "points":
             parts.append(f"points, {config.get('point_value', 1)} chip(s) a point")
         elif isinstance(mode, str):
@@ -173,6 +205,7 @@ class RummyText(GameText[RummyView]):
             lines.append(f"{_PAD}totals: {totals}")
             if data.get("eliminated"):
                 lines.append(f"{_PAD}eliminated: {' '.join(f'p{s}' for s in data['eliminated'])}")
+        lines += [f"{_PAD}{line}" for line in settlement_lines(data, lambda seat: f"p{seat}")]
         return lines
 
     def history_lines(self, game: Game) -> list[str]:
@@ -320,6 +353,7 @@ class RummyText(GameText[RummyView]):
                 finish = None if entry is None else entry.get("finish")
                 extra = v.dim(f"   finish {v.card(finish, wild)}") if finish else ""
                 lines.append(f"      {groups}{extra}")
+        lines += [f" {line}" for line in settlement_lines(data, v.seat)]
         return lines
 
     def game_over_lines(self, view: RummyView) -> list[str]:

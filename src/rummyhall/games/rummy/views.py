@@ -47,6 +47,31 @@ class RummySeatView(TypedDict):
     """Pool games: the points so far."""
 
 
+class ValueHoldingView(TypedDict):
+    """Marriage: the value cards one seat still in the deal held at its end, and what they
+    collect from each other such seat (``worth``)."""
+
+    cut: int
+    upper: int
+    lower: int
+    marriages: int
+    worth: int
+
+
+class SeatSettlementView(TypedDict):
+    """Marriage: how one seat's net for the deal comes about. ``cards``: the winner's take from
+    the others' hands, or minus what a loser's hand (or drop) cost; ``received`` and ``given``:
+    value points; ``cap_relief``: what the net loss cap took off the seat's payments;
+    ``cap_shortfall``: what other seats' caps took off its takings."""
+
+    cards: int
+    received: int
+    given: int
+    cap_relief: int
+    cap_shortfall: int
+    net: int
+
+
 class DealSummary(TypedDict):
     """An entry of ``history``, the data of the ``deal_end`` event: how a deal ended. Keys of the
     mappings are seat numbers as text."""
@@ -62,11 +87,16 @@ class DealSummary(TypedDict):
     """Pool games: every seat's points after the deal."""
     eliminated: NotRequired[list[int]]
     """Pool games: the seats this deal eliminated."""
+    values: NotRequired[dict[str, ValueHoldingView]]
+    """Marriage: the value cards of every seat still in the deal (dropped seats are absent)."""
+    settlement: NotRequired[dict[str, SeatSettlementView]]
+    """Marriage: every seat's net, value cards and caps included (the game's result)."""
 
 
 class RummyView(TypedDict):
-    """What one seat (``viewer``; None: a spectator, 0: the house) sees of a rummy game. A game
-    may add keys of its own (Marriage: its value cards) in a subclass."""
+    """What one seat (``viewer``; None: a spectator, 0: the house) sees of a rummy game. The
+    keys only some games of the family have (pools, Marriage's value cards) are ``NotRequired``:
+    one shape for the family keeps one engine and one text renderer for all of it."""
 
     game: str
     profile: str
@@ -93,6 +123,9 @@ class RummyView(TypedDict):
     result: ResultView | None
     pool: NotRequired[PoolView]
     """Pool games only."""
+    value_cards: NotRequired[list[str]]
+    """Marriage: the deal's value cards, cut joker, upper joker, lower joker (empty before the
+    first deal)."""
     hand: NotRequired[list[str]]
     """A player's own view only (from here on): its cards, sorted."""
     arrangement: NotRequired[list[list[str]] | None]
@@ -103,4 +136,12 @@ class RummyView(TypedDict):
     """The card the player finished with, once it has."""
 
 
-__all__ = ["DealSummary", "PoolView", "RummySeatView", "RummyView", "TossView"]
+__all__ = [
+    "DealSummary",
+    "PoolView",
+    "RummySeatView",
+    "RummyView",
+    "SeatSettlementView",
+    "TossView",
+    "ValueHoldingView",
+]
