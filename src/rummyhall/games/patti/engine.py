@@ -38,6 +38,22 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from rummyhall.cards import Card, CardError, parse, shoe
+from rummyhall.games.patti.events import (
+    PATTI_EVENTS,
+    ChaalEvent,
+    DealEvent,
+    ExchangedEvent,
+    ExchangeEvent,
+    HandEvent,
+    PackEvent,
+    ShowdownEvent,
+    ShowEvent,
+    SideshowAnswerEvent,
+    SideshowCardsEvent,
+    SideshowEvent,
+    TimeoutEvent,
+    TurnEvent,
+)
 from rummyhall.games.patti.hands import class_name, strength
 from rummyhall.games.patti.rules import (
     HAND_SIZE,
@@ -120,6 +136,7 @@ class Patti(Game):
     name: ClassVar[str] = "patti"
     view_shape: ClassVar[ViewShape] = PATTI_VIEWS
     view_type: ClassVar[Any] = PattiView
+    event_types: ClassVar[Mapping[str, Any]] = PATTI_EVENTS
 
     def __init__(self, config: PattiConfig | None = None) -> None:
         super().__init__()
@@ -303,21 +320,21 @@ class Patti(Game):
         events = [
             Event(
                 "deal",
-                {
-                    "order": list(order),
-                    "first": self.first,
-                    "dealer": self.dealer,
-                    "out": [s for s, status in self.status.items() if status == SITTING_OUT],
-                    "boot": boot,
-                    "pot": self.pot,
-                    "open": str(self.open_card),
-                },
+                DealEvent(
+                    order=list(order),
+                    first=self.first,
+                    dealer=self.dealer,
+                    out=[s for s, status in self.status.items() if status == SITTING_OUT],
+                    boot=boot,
+                    pot=self.pot,
+                    open=str(self.open_card),
+                ),
                 postings=tuple(postings),
             )
         ]
         for seat in order:
             cards = _text(_display(self.hands[seat]))
-            events.append(Event("hand", {"cards": cards}, to=frozenset({seat})))
+            events.append(Event("hand", HandEvent(cards=cards), to=frozenset({seat})))
         self._start_turn(self.first, at, events)
         return events
 
@@ -335,7 +352,7 @@ class Patti(Game):
         events = [
             Event(
                 "chaal",
-                {"seat": seat, "amount": amount, "double": double, "auto": False},
+                ChaalEvent(seat=seat, amount=amount, double=double, auto=False),
                 postings=postings,
             )
         ]
@@ -367,12 +384,13 @@ class Patti(Game):
         assert taken is not None
         hand[hand.index(released)] = taken
         self._moved(seat, f"exchange {where}" + (" 2x" if double else ""), amount)
-        data: JSON = {"seat": seat, "with": where, "amount": amount, "double": double}
+        data: ExchangeEvent = {"seat": seat, "with": where, "amount": amount, "double": double}
         if where == "open":
-            data |= {"took": str(taken), "released": str(released)}
+            data["took"] = str(taken)
+            data["released"] = str(released)
         events = [Event("exchange", data, postings=postings)]
         if where == "closed":
-            swap = {"took": str(taken), "released": str(released)}
+            swap = ExchangedEvent(took=str(taken), released=str(released))
             events.append(Event("exchanged", swap, to=frozenset({seat})))
         self._end_move(seat, at, events)
         return events
@@ -389,7 +407,7 @@ class Patti(Game):
         # --- validated ---
         postings = self._pay(seat, amount)
         self._moved(seat, "sideshow", amount)
-        data: JSON = {"seat": seat, "asked": asked, "amount": amount}
+        data = SideshowEvent(seat=seat, asked=asked, amount=amount)
         if self.pot >= self.config.pot_limit:
             events = [Event("sideshow", data, postings=postings)]
             self._showdown("pot limit", events)
@@ -397,7 +415,8 @@ class Patti(Game):
         self.phase = SIDESHOW
         self.asker, self.asked = seat, asked
         self.deadline = at + self.config.turn_ms
-        return [Event("sideshow", {**data, "deadline": self.deadline}, postings=postings)]
+        data["deadline"] = self.deadline  # only now: a sideshow ended by the pot limit has none
+        return [Event("sideshow", data, postings=postings)]
 
     def _answer(self, seat: int, rest: str, at: int, accept: bool) -> list[Event]:
         if rest:
@@ -427,7 +446,7 @@ class Patti(Game):
         # --- validated ---
         postings = self._pay(seat, amount)
         self._moved(seat, "show", amount)
-        events = [Event("show", {"seat": seat, "amount": amount}, postings=postings)]
+        events = [Event("show", ShowEvent(seat=seat, amount=amount), postings=postings)]
         self._showdown("show", events)
         return events
 
@@ -458,7 +477,7 @@ class Patti(Game):
         self.timeouts[seat] += 1
         events: list[Event] = []
         if self.timeouts[seat] >= TIMEOUT_LIMIT:
-            events.append(Event("timeout", {"seat": seat, "then": "pack"}))
+            events.append(Event("timeout", TimeoutEvent(seat=seat, then="pack")))
             self.moves.append({"seat": seat, "move": "timeout", "amount": 0})
             self._fold(seat, "timeouts", events)
             self._next_turn(seat, at, events)
@@ -468,8 +487,8 @@ class Patti(Game):
         postings = self._pay(seat, amount)
         self.moved.add(seat)
         self.moves.append({"seat": seat, "move": "timeout chaal", "amount": amount})
-        events.append(Event("timeout", {"seat": seat, "then": "chaal"}))
-        data: JSON = {"seat": seat, "amount": amount, "double": False, "auto": True}
+        events.append(Event("timeout", TimeoutEvent(seat=seat, then="chaal")))
+        data = ChaalEvent(seat=seat, amount=amount, double=False, auto=True)
         events.append(Event("chaal", data, postings=postings))
         self._end_move(seat, at, events)
         return events
@@ -558,7 +577,7 @@ class Patti(Game):
 
     def _fold(self, seat: int, why: str, events: list[Event]) -> None:
         self.status[seat] = PACKED
-        events.append(Event("pack", {"seat": seat, "why": why}))
+        events.append(Event("pack", PackEvent(seat=seat, why=why)))
 
     def _start_turn(self, seat: int, at: int, events: list[Event]) -> None:
         """The turn comes to ``seat``; a seat that cannot pay the chaal is packed, and the turn
@@ -573,7 +592,7 @@ class Patti(Game):
         self.phase = PLAY
         self.turn = seat
         self.deadline = at + self.config.turn_ms
-        events.append(Event("turn", {"seat": seat, "deadline": self.deadline}))
+        events.append(Event("turn", TurnEvent(seat=seat, deadline=self.deadline)))
 
     def _next_turn(self, seat: int, at: int, events: list[Event]) -> None:
         """After ``seat``'s move: the last player in wins, else the next one plays."""
@@ -595,12 +614,13 @@ class Patti(Game):
         assert asker is not None and asked is not None
         events: list[Event] = []
         if timeout:
-            events.append(Event("timeout", {"seat": asked, "then": "refuse"}))
+            events.append(Event("timeout", TimeoutEvent(seat=asked, then="refuse")))
+        answer = SideshowAnswerEvent(seat=asked, asker=asker)
         if accept:
-            events.append(Event("sideshow_accepted", {"seat": asked, "asker": asker}))
+            events.append(Event("sideshow_accepted", answer))
             events.append(self._compare(asker, asked))
         else:
-            events.append(Event("sideshow_refused", {"seat": asked, "asker": asker}))
+            events.append(Event("sideshow_refused", answer))
         self.phase = PLAY
         self.asker = self.asked = None
         self._next_turn(asker, at, events)
@@ -624,7 +644,7 @@ class Patti(Game):
                     "after_move": len(self.moves),
                 }
             )
-        data = {
+        data: SideshowCardsEvent = {
             str(seat): {"cards": _text(cards), "class": class_name(values[seat])}
             for seat, cards in hands.items()
         }
@@ -641,12 +661,12 @@ class Patti(Game):
         events.append(
             Event(
                 "showdown",
-                {
-                    "how": how,
-                    "hands": {str(s): _text(self.shown[s]) for s in active},
-                    "classes": {str(s): class_name(values[s]) for s in active},
-                    "winners": winners,
-                },
+                ShowdownEvent(
+                    how=how,
+                    hands={str(s): _text(self.shown[s]) for s in active},
+                    classes={str(s): class_name(values[s]) for s in active},
+                    winners=winners,
+                ),
             )
         )
         self._finish(winners, how, events)

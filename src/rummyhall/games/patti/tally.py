@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rummyhall.games.patti.engine import Patti
+from rummyhall.games.patti.events import ChaalEvent, ExchangeEvent, PackEvent
 from rummyhall.games.patti.rules import PattiConfig
-from rummyhall.games.protocol import JSON, Event, Game
+from rummyhall.games.protocol import JSON, Event, Game, ResultView, data_of
 from rummyhall.sim import SimReport, Tally, simulate
 
 if TYPE_CHECKING:
@@ -77,16 +78,17 @@ class PattiTally(Tally):
         counts = self.counts
         for event in events:
             kind = event.kind
-            data = event.data
             if kind == "chaal":
+                chaal = data_of(event, ChaalEvent)
                 counts[
-                    "auto chaal" if data["auto"] else "chaal 2x" if data["double"] else "chaal"
+                    "auto chaal" if chaal["auto"] else "chaal 2x" if chaal["double"] else "chaal"
                 ] += 1
             elif kind == "exchange":
-                counts[f"exchange {data['with']}"] += 1
-                counts["raise"] += bool(data["double"])
+                exchange = data_of(event, ExchangeEvent)
+                counts[f"exchange {exchange['with']}"] += 1
+                counts["raise"] += exchange["double"]
             elif kind == "pack":
-                counts[f"pack: {data['why']}"] += 1
+                counts[f"pack: {data_of(event, PackEvent)['why']}"] += 1
             elif kind in ("sideshow", "sideshow_accepted", "sideshow_refused", "show"):
                 counts[kind.replace("_", " ")] += 1
             elif kind == "timeout":
@@ -94,12 +96,13 @@ class PattiTally(Tally):
             elif kind == "game_over":
                 self.deals += 1
                 self.matches += 1
-                winners = data["winners"]
+                result = data_of(event, ResultView)
+                winners = result["winners"]
                 for seat in winners:
-                    self.wins[int(seat)] += 1
-                for seat, chips in data["points"].items():
-                    self.points[int(seat)] += int(chips)
-                counts[f"end: {data['detail']['how']}"] += 1
+                    self.wins[seat] += 1
+                for seat_text, chips in result["points"].items():
+                    self.points[int(seat_text)] += chips
+                counts[f"end: {result['detail']['how']}"] += 1
                 counts["split pot"] += len(winners) > 1
 
     def stacks(self, game: Game) -> dict[int, int]:

@@ -7,8 +7,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from rummyhall.games.patti.events import (
+    ChaalEvent,
+    DealEvent,
+    ExchangedEvent,
+    ExchangeEvent,
+    HandEvent,
+    PackEvent,
+    ShowdownEvent,
+    ShowEvent,
+    SideshowAnswerEvent,
+    SideshowCardsEvent,
+    SideshowEvent,
+    TimeoutEvent,
+)
 from rummyhall.games.patti.views import PattiView, patti_view
-from rummyhall.games.protocol import Event, Game, Result
+from rummyhall.games.protocol import Event, Game, Result, ResultView, data_of
 from rummyhall.games.text import GameText
 
 _PAD = " " * 10
@@ -26,83 +40,100 @@ class PattiText(GameText[PattiView]):
 
     def narrate(self, event: Event) -> str | None:
         v = self.voice
-        data = event.data
         kind = event.kind
-        seat = int(data.get("seat", 0))
         if kind == "deal":
+            deal = data_of(event, DealEvent)
             lines = [
                 "",
                 v.bold(f" Game {self.number}: ")
-                + f"{v.seat(data['first'])} plays first, {v.seat(data['dealer'])} deals. "
-                f"Boot {data['boot']} each: pot {data['pot']}. Open card {v.card(data['open'])}.",
+                + f"{v.seat(deal['first'])} plays first, {v.seat(deal['dealer'])} deals. "
+                f"Boot {deal['boot']} each: pot {deal['pot']}. Open card {v.card(deal['open'])}.",
             ]
-            if data["out"]:
+            if deal["out"]:
                 lines.append(
-                    " Sitting out (not enough chips): " + ", ".join(map(v.seat, data["out"]))
+                    " Sitting out (not enough chips): " + ", ".join(map(v.seat, deal["out"]))
                 )
             return "\n".join(lines)
         if kind == "hand":
-            return f" Your cards: {v.cards(data['cards'])}"
+            return f" Your cards: {v.cards(data_of(event, HandEvent)['cards'])}"
         if kind == "chaal":
-            what = "chaal 2X" if data["double"] else "chaal"
-            auto = " (time ran out)" if data["auto"] else ""
+            chaal = data_of(event, ChaalEvent)
+            seat = chaal["seat"]
+            what = "chaal 2X" if chaal["double"] else "chaal"
+            auto = " (time ran out)" if chaal["auto"] else ""
             return (
-                " " + v.subject(seat, f"play {what}", f"plays {what}") + f" {data['amount']}{auto}"
+                " " + v.subject(seat, f"play {what}", f"plays {what}") + f" {chaal['amount']}{auto}"
             )
         if kind == "exchange":
-            pays = f"pays {data['amount']}" + (", 2X" if data["double"] else "")
-            if data["with"] == "open":
-                swap = f"{v.card(data['released'])} for the open {v.card(data['took'])}"
+            exchange = data_of(event, ExchangeEvent)
+            seat = exchange["seat"]
+            pays = f"pays {exchange['amount']}" + (", 2X" if exchange["double"] else "")
+            if exchange["with"] == "open":
+                swap = f"{v.card(exchange['released'])} for the open {v.card(exchange['took'])}"
                 return " " + v.subject(seat, f"swap {swap}", f"swaps {swap}") + f" ({pays})"
             swap = "a card for the closed card"
             return " " + v.subject(seat, f"swap {swap}", f"swaps {swap}") + f" ({pays})"
         if kind == "exchanged":
-            return f"   you gave up {v.card(data['released'])} and got {v.card(data['took'])}"
+            swapped = data_of(event, ExchangedEvent)
+            return f"   you gave up {v.card(swapped['released'])} and got {v.card(swapped['took'])}"
         if kind == "sideshow":
-            asked = "you" if data["asked"] == v.you else v.seat(data["asked"])
+            sideshow = data_of(event, SideshowEvent)
+            seat = sideshow["seat"]
+            asked = "you" if sideshow["asked"] == v.you else v.seat(sideshow["asked"])
             return (
                 " "
                 + v.subject(seat, f"ask {asked} for a sideshow", f"asks {asked} for a sideshow")
-                + f" (pays {data['amount']})"
+                + f" (pays {sideshow['amount']})"
             )
         if kind in ("sideshow_accepted", "sideshow_refused"):
+            seat = data_of(event, SideshowAnswerEvent)["seat"]
             verb = "accept" if kind == "sideshow_accepted" else "refuse"
             return " " + v.subject(seat, verb, verb + "s") + " the sideshow"
         if kind == "sideshow_cards":
             return "\n".join(
                 f"   {v.seat(int(key))}: {v.cards(hand['cards'])} ({hand['class']})"
-                for key, hand in data.items()
+                for key, hand in data_of(event, SideshowCardsEvent).items()
             )
         if kind == "show":
+            show = data_of(event, ShowEvent)
             return (
-                " " + v.subject(seat, "call a show", "calls a show") + f" (pays {data['amount']})"
+                " "
+                + v.subject(show["seat"], "call a show", "calls a show")
+                + f" (pays {show['amount']})"
             )
         if kind == "pack":
+            pack = data_of(event, PackEvent)
             why = {
                 "packed": "",
                 "chips": " (not enough chips for the chaal)",
                 "timeouts": " (time ran out twice)",
-            }[data["why"]]
-            return " " + v.subject(seat, "pack", "packs") + why
-        if kind == "timeout" and data["then"] == "refuse":
-            return f" {v.seat(seat)} did not answer: the sideshow is refused"
+            }[pack["why"]]
+            return " " + v.subject(pack["seat"], "pack", "packs") + why
+        if kind == "timeout":
+            timeout = data_of(event, TimeoutEvent)
+            if timeout["then"] == "refuse":
+                return f" {v.seat(timeout['seat'])} did not answer: the sideshow is refused"
+            return None
         if kind == "showdown":
+            showdown = data_of(event, ShowdownEvent)
             title = (
-                "Pot limit reached: every hand is shown" if data["how"] == "pot limit" else "Show"
+                "Pot limit reached: every hand is shown"
+                if showdown["how"] == "pot limit"
+                else "Show"
             )
             lines = ["", v.rule(title)]
-            for key, cards in data["hands"].items():
-                mark = v.green("  wins") if int(key) in data["winners"] else ""
+            for key, cards in showdown["hands"].items():
+                mark = v.green("  wins") if int(key) in showdown["winners"] else ""
                 lines.append(
                     f"  {v.pad(v.seat(int(key)), 14)} {v.cards(cards)}  "
-                    f"{data['classes'][key]}{mark}"
+                    f"{showdown['classes'][key]}{mark}"
                 )
             return "\n".join(lines)
         if kind == "game_over":
-            return "\n".join(self._game_over_lines(data))
+            return "\n".join(self._game_over_lines(data_of(event, ResultView)))
         return None
 
-    def _game_over_lines(self, result: Mapping[str, Any]) -> list[str]:
+    def _game_over_lines(self, result: ResultView) -> list[str]:
         v = self.voice
         detail = result["detail"]
         seats = [int(s) for s in result["winners"]]
@@ -144,35 +175,48 @@ class PattiText(GameText[PattiView]):
         return parts
 
     def note(self, event: Event) -> str | None:
-        data = event.data
         kind = event.kind
         if kind == "chaal":
-            return f"{'timeout: ' if data['auto'] else ''}pays {data['amount']}"
+            chaal = data_of(event, ChaalEvent)
+            return f"{'timeout: ' if chaal['auto'] else ''}pays {chaal['amount']}"
         if kind == "exchange":
-            swap = f"{data['released']} for {data['took']}, " if data["with"] == "open" else ""
-            return f"{swap}pays {data['amount']}"
+            exchange = data_of(event, ExchangeEvent)
+            swap = (
+                f"{exchange['released']} for {exchange['took']}, "
+                if exchange["with"] == "open"
+                else ""
+            )
+            return f"{swap}pays {exchange['amount']}"
         if kind == "exchanged":
-            return f"gives {data['released']}, gets {data['took']}"
-        if kind in ("sideshow", "show"):
-            return f"pays {data['amount']}"
+            swapped = data_of(event, ExchangedEvent)
+            return f"gives {swapped['released']}, gets {swapped['took']}"
+        if kind == "sideshow":
+            return f"pays {data_of(event, SideshowEvent)['amount']}"
+        if kind == "show":
+            return f"pays {data_of(event, ShowEvent)['amount']}"
         if kind == "sideshow_cards":
             return "sees " + " vs ".join(
                 f"p{seat} {' '.join(hand['cards'])} ({hand['class']})"
-                for seat, hand in data.items()
+                for seat, hand in data_of(event, SideshowCardsEvent).items()
             )
-        if kind == "pack" and data["why"] != "packed":
-            return f"p{data['seat']} packed ({data['why']})"
+        if kind == "pack":
+            pack = data_of(event, PackEvent)
+            return None if pack["why"] == "packed" else f"p{pack['seat']} packed ({pack['why']})"
         if kind == "showdown":
+            showdown = data_of(event, ShowdownEvent)
             hands = " · ".join(
-                f"p{seat} {' '.join(cards)} ({data['classes'][seat]})"
-                for seat, cards in data["hands"].items()
+                f"p{seat} {' '.join(cards)} ({showdown['classes'][seat]})"
+                for seat, cards in showdown["hands"].items()
             )
-            return f"{data['how']}: {hands}"
-        if kind == "game_over" and "how" in data.get("detail", {}):
+            return f"{showdown['how']}: {hands}"
+        if kind == "game_over":
+            result = data_of(event, ResultView)
+            if "how" not in result["detail"]:
+                return None
             won = ", ".join(
-                f"p{seat} +{amount}" for seat, amount in data["detail"]["shares"].items()
+                f"p{seat} +{amount}" for seat, amount in result["detail"]["shares"].items()
             )
-            return f"pot {data['detail']['pot']} to {won}"
+            return f"pot {result['detail']['pot']} to {won}"
         return None
 
     def deal_lines(
@@ -184,16 +228,16 @@ class PattiText(GameText[PattiView]):
     ) -> list[str]:
         lines = []
         for event in events:
-            data = event.data
             if event.kind == "deal":
-                order = " ".join(f"p{seat}" for seat in data["order"])
+                deal = data_of(event, DealEvent)
+                order = " ".join(f"p{seat}" for seat in deal["order"])
                 lines.append(
-                    f"{_PAD}order {order} · boot {data['boot']} each, pot {data['pot']} · "
-                    f"open {data['open']}"
+                    f"{_PAD}order {order} · boot {deal['boot']} each, pot {deal['pot']} · "
+                    f"open {deal['open']}"
                 )
                 if seeds is not None:
                     lines.append(f"{_PAD}fair: {check}")
-                for seat in data["order"]:
+                for seat in deal["order"]:
                     lines.append(f"{_PAD}p{seat} hand: {' '.join(_hand(game, seat))}")
         return lines
 
