@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import rummyhall.games.indian13.bot as bot_module
+import rummyhall.games.rummy.bot as bot_module
 from rummyhall.cards import shoe
 from rummyhall.melds import Arrangement, arrange
 from rummyhall.sim import SimReport, simulate

@@ -23,6 +23,7 @@ from rummyhall.games.indian13 import terminal
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.protocol import HOUSE, Deal, Game, refill_checks
+from rummyhall.games.rummy import terminal as rummy_terminal
 from rummyhall.shuffle import FairDeal
 from rummyhall.terminal import base
 from scenarios import Table, stacked
@@ -281,7 +282,7 @@ class Terminal:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in self.lines)))
-        monkeypatch.setattr(terminal, "make_bot", self.make_bot)
+        monkeypatch.setattr(rummy_terminal, "house_bots", lambda game: self.make_bot)
         monkeypatch.setattr(base, "new_fair_deal", lambda seed, nonce: fair(nonce, seed))
 
     def make_bot(self, seed: int, seat: int) -> StandIn:
@@ -323,7 +324,7 @@ def test_play_drop_at_once(
 def test_help_says_when_a_drop_is_allowed() -> None:
     """The engine takes a drop only before the turn's draw; the help once also offered a
     middle drop "once you drew", which the engine refuses."""
-    text = terminal.HELP.split("  drop", 1)[1].split("\n  s ", 1)[0]
+    text = rummy_terminal.HELP.split("  drop", 1)[1].split("\n  s ", 1)[0]
     assert "before you draw" in text
     assert "first drop" in text and "middle drop" in text
     assert "once you drew" not in text

@@ -10,10 +10,12 @@ from typing import Any
 
 from rummyhall.cards import parse, parse_cards
 from rummyhall.games.indian13 import bot as bot_module
-from rummyhall.games.indian13.bot import Indian13Bot, sequence_draws, solve
+from rummyhall.games.indian13.bot import Indian13Bot
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.protocol import HOUSE
+from rummyhall.games.rummy import bot as rummy_bot_module
+from rummyhall.games.rummy.bot import sequence_draws, solve
 from rummyhall.melds import Wilds, arrange, check, get_profile
 from rummyhall.sim import FairHouse, Runner, Tally, simulate
 from scenarios import Table, stacked
@@ -231,9 +233,11 @@ def test_idle_when_nothing_is_asked() -> None:
 
 
 def test_works_from_views_only() -> None:
-    source = inspect.getsource(bot_module)
-    for engine in ("games.indian13.engine", "games.protocol", "Indian13(", ".apply(", ".census("):
-        assert engine not in source
+    engines = ("games.indian13.engine", "games.rummy.engine", "games.protocol", "RummyGame")
+    for module in (bot_module, rummy_bot_module):
+        source = inspect.getsource(module)
+        for engine in (*engines, "Indian13(", ".apply(", ".census("):
+            assert engine not in source, (module.__name__, engine)
     t = table([P, A], "9D", "7H")
     view = t.view(1)
     frozen = copy.deepcopy(view)

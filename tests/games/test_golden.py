@@ -45,7 +45,7 @@ class Blunderer:
         action = self.bot.act(view)
         if action is None or not action.startswith("discard "):
             return action
-        from rummyhall.games.indian13.bot import solve
+        from rummyhall.games.rummy.bot import solve
 
         hand: list[str] = list(view["hand"])
         best = solve(f"indian13/{view['profile']}", str(view["cut"]), hand)

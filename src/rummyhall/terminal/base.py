@@ -230,7 +230,7 @@ class TerminalBase(Generic[G, V]):
 
     game: G
     help_text: ClassVar[str]
-    """What ``h`` shows."""
+    """What ``h`` shows (unless :meth:`help` says otherwise)."""
     quit_question: ClassVar[str] = "Quit?"
     retry_refused: ClassVar[bool] = False
     """Whether a bot whose move was refused is asked again (else it makes the fallback move)."""
@@ -350,12 +350,16 @@ class TerminalBase(Generic[G, V]):
                 continue
             word = command.split()[0].lower()
             if word in ("h", "help", "?"):
-                self.say(self.help_text)
+                self.say(self.help())
             elif word in ("q", "quit", "exit"):
                 if self.confirm(self.quit_question):
                     raise QuitTable
             elif self._command(command, view):
                 return
+
+    def help(self) -> str:
+        """What ``h`` shows: :attr:`help_text`, or words that depend on the game (a hand size)."""
+        return self.help_text
 
     def _attempt(self, action: str) -> bool:
         """Apply the person's action; False, with the engine's refusal shown, if refused."""

@@ -1,142 +1,18 @@
 """What a simulation of 13-card Indian Rummy counts and reports (``rummyhall simulate``; the
-catalog entry's tally, a :class:`rummyhall.sim.Tally`): tables of one match each (a points game
-is one deal, a pool plays deals until the match ends), new bots at each table."""
+catalog entry's tally): the rummy family's (:class:`rummyhall.games.rummy.tally.RummyTally`) at
+13-card tables."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from dataclasses import dataclass
 
 from rummyhall.games.indian13.rules import Indian13Config
-from rummyhall.games.protocol import JSON, Event, ResultView, data_of
-from rummyhall.games.rummy.events import DeclarationEvent, DropEvent
-from rummyhall.games.rummy.views import DealSummary
-from rummyhall.sim import Tally
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from rummyhall.sim import SimReport
-
-ENTRY_FEE: Final = 100
-"""Chips each player pays into a simulated pool."""
+from rummyhall.games.rummy.tally import RummyTally
 
 
 @dataclass(slots=True)
-class Indian13Tally(Tally):
-    """Points scored per seat over all deals (lower is better), deals and matches won per seat,
-    drops, declarations, reshuffles and rejoins."""
+class Indian13Tally(RummyTally):
+    """The tally of 13-card games, both profiles, points tables and pools."""
 
-    profile: str = "classic"
-    mode: str = "points"
-    points: dict[int, int] = field(default_factory=dict)
-    wins: dict[int, int] = field(default_factory=dict)
-    """Deals won per seat."""
-    match_wins: dict[int, int] = field(default_factory=dict)
-    """Games won per seat (a points game is one deal; a pool is a match)."""
-    first_drops: int = 0
-    middle_drops: int = 0
-    declarations: int = 0
-    wrong_declarations: int = 0
-    reshuffles: int = 0
-    rejoins: int = 0
-
-    def __post_init__(self) -> None:
-        for table in (self.points, self.wins, self.match_wins):
-            for seat in range(1, self.seats + 1):
-                table.setdefault(seat, 0)
-
-    def setup(self, *, profile: str, mode: str, options: Mapping[str, Any]) -> JSON:
-        self.profile, self.mode = profile, mode
-        config = Indian13Config(
-            profile=profile,
-            seats=self.seats,
-            mode=mode,
-            entry_fee=0 if mode == "points" else ENTRY_FEE,
-        )
-        return config.to_json()
-
-    def count(self, events: list[Event]) -> None:
-        for event in events:
-            kind = event.kind
-            if kind == "drop":
-                if data_of(event, DropEvent)["how"] == "first drop":
-                    self.first_drops += 1
-                else:
-                    self.middle_drops += 1
-            elif kind == "declaration":
-                if data_of(event, DeclarationEvent)["valid"]:
-                    self.declarations += 1
-                else:
-                    self.wrong_declarations += 1
-            elif kind == "deal_end":
-                summary = data_of(event, DealSummary)
-                self.deals += 1
-                self.wins[summary["winner"]] += 1
-                for seat, score in summary["scores"].items():
-                    self.points[int(seat)] += score
-            elif kind == "game_over":
-                self.matches += 1
-                for winner in data_of(event, ResultView)["winners"]:
-                    self.match_wins[winner] += 1
-            elif kind == "reshuffle":
-                self.reshuffles += 1
-            elif kind == "rejoin":
-                self.rejoins += 1
-            elif kind in {"timeout", "missed"}:
-                self.timeouts += 1
-
-    def figures(self, report: SimReport) -> dict[str, Any]:
-        seconds = report.seconds
-        return {
-            "game": report.game,
-            "profile": self.profile,
-            "mode": self.mode,
-            "players": report.players,
-            "seed": report.seed,
-            "checks": report.checks,
-            "deals": self.deals,
-            "matches": self.matches,
-            "actions": self.actions,
-            "seconds": seconds,
-            "points": dict(self.points),
-            "wins": dict(self.wins),
-            "match_wins": dict(self.match_wins),
-            "first_drops": self.first_drops,
-            "middle_drops": self.middle_drops,
-            "declarations": self.declarations,
-            "wrong_declarations": self.wrong_declarations,
-            "timeouts": self.timeouts,
-            "reshuffles": self.reshuffles,
-            "rejoins": self.rejoins,
-            "checked": self.checked,
-            "violations": list(self.violations),
-            "violation_count": self.violation_count,
-            "deals_per_second": self.deals / seconds if seconds > 0 else 0.0,
-            "drops": self.first_drops + self.middle_drops,
-        }
-
-    def lines(self, report: SimReport) -> list[str]:
-        seats = range(1, report.players + 1)
-        games = "match" if self.mode != "points" else "game"
-        rate = self.deals / report.seconds if report.seconds > 0 else 0.0
-        lines = [
-            f"simulate {report.game} {self.profile} {self.mode}, {report.players} bots, "
-            f"seed {report.seed}",
-            f"  {self.deals} deals ({self.matches} {games}{'es' if games == 'match' else 's'}),"
-            f" {self.actions} actions in {report.seconds:.2f} s: {rate:.1f} deals/s",
-            "  seat     " + "".join(f"{seat:>8}" for seat in seats),
-            "  points   " + "".join(f"{self.points[seat]:>8}" for seat in seats),
-            "  per deal "
-            + "".join(f"{self.points[seat] / max(1, self.deals):>8.1f}" for seat in seats),
-            "  wins     " + "".join(f"{self.wins[seat]:>8}" for seat in seats),
-        ]
-        if self.mode != "points":
-            lines.append("  matches  " + "".join(f"{self.match_wins[seat]:>8}" for seat in seats))
-        lines.append(
-            f"  drops {self.first_drops + self.middle_drops} (first {self.first_drops}, middle "
-            f"{self.middle_drops}); declarations {self.declarations} (wrong "
-            f"{self.wrong_declarations}); reshuffles {self.reshuffles}; rejoins {self.rejoins}; "
-            f"timeouts {self.timeouts}"
-        )
-        return lines
+    def config(self, *, profile: str, mode: str, entry_fee: int) -> Indian13Config:
+        return Indian13Config(profile=profile, seats=self.seats, mode=mode, entry_fee=entry_fee)

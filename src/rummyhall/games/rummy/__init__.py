@@ -1,3 +1,4 @@
 """What the draw-and-discard rummy games share (13-card Indian Rummy, 21-card Marriage Rummy): one
-engine, its rule types, its views and its events. Not a game itself: it has no ``plugin`` module,
-so the catalog does not list it; each game's folder builds on it (docs/architecture.md)."""
+engine, its rule types, its views, its events and its text, and the bot, the terminal table and
+the simulation tally that build on them. Not a game itself: it has no ``plugin`` module, so the
+catalog does not list it; each game's folder builds on it (docs/architecture.md)."""

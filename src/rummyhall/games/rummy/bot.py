@@ -1,0 +1,354 @@
+"""The bot of the draw-and-discard rummy games (:class:`RummyBot`): what 13-card Indian Rummy's
+bot and Marriage's share. A game's bot (its ``bot.py``) subclasses it with the game's name, its
+meld profile and its rules of thumb (:class:`Style`).
+
+It sees what its seat sees and nothing more: ``act`` gets ``game.view(seat)`` and answers with the
+next action in the game's notation (docs/records.md), or None. Every decision starts from the
+exact solver (:func:`rummyhall.melds.arrange`, with the game's meld profile), with a few cheap
+rules of thumb on top; none of them counts the cards, so they hold for any hand size:
+
+* **Draw.** A wild card on the open pile is always taken (when the view says it may be). Another
+  open card is taken when it makes the hand declarable, or when it goes into one of the solver's
+  groups and lowers the solver's penalty by at least :attr:`Style.take_gain` points, about what a
+  blind draw from the closed deck is worth. Otherwise the bot draws from the closed deck.
+* **Discard.** The candidates are the cards the solver leaves out of its groups (its own best
+  discard among them); a wild card only if nothing else is left. A candidate costs the points it
+  would keep in the hand, less what it is worth for later: neighbours of its suit (a draw towards
+  a sequence) and its rank in other suits (towards a set) among the other loose cards. The
+  cheapest goes, so high, isolated cards go first.
+* **Declare** as soon as the solver says the hand is declarable after a discard, with its groups.
+* **Drop** a hopeless hand (fewer pure sequences than :attr:`Style.pure_to_keep`): at the first
+  turn with few wild cards and sequence draws (:attr:`Style.first_drop`), later by
+  :attr:`Style.middle_drop`. Never when the drop (its cost is in the view) would knock the bot
+  out of a pool.
+* **Show** the solver's best groups (loose cards one by one) after someone else declared.
+* **Rejoin** a pool when the rules allow it.
+
+Arrangements are memoised per hand across bots (the solver memoises too), so a turn costs one or
+two solver calls. Besides that the bot remembers only how many turns it has started in the current
+deal (the first has its own drop limits) and which actions it already sent in the current state:
+an action the game refused is never sent twice, so a bot cannot loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Final, cast
+
+from rummyhall.cards import Card, format_cards, indian_points, parse
+from rummyhall.games.rummy.views import RummySeatView, RummyView
+from rummyhall.melds import Arrangement, Wilds, arrange, get_profile
+
+View = Mapping[str, Any]
+"""Any game's view, as the ``Bot`` protocol hands it over (the bot reads it as its game's own)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The bot's rules of thumb, as numbers: each game tunes its own by self-play with
+    ``rummyhall simulate`` (:attr:`RummyBot.default_style`)."""
+
+    take_gain: int
+    """Penalty points an open card must save (and meld) to be taken instead of a blind draw."""
+    adjacent: int
+    """Worth of a loose card for each loose neighbour of its suit (e.g. 8H next to 7H or 9H)."""
+    gapped: int
+    """... for each loose card two places away in its suit (8H with 6H or 10H)."""
+    same_rank: int
+    """... for each other suit of its rank among the loose cards (a set in the making)."""
+    twin: int
+    """... for an identical loose card."""
+    pure_to_keep: int
+    """A hand with at least this many pure sequences (in the solver's groups) is never dropped."""
+    first_drop: tuple[int, ...]
+    """First turn, too few pure sequences: drop holding ``k`` wild cards with at most
+    ``first_drop[k]`` sequence draws (pairs of one suit one or two places apart); never with more
+    wild cards."""
+    middle_drop: tuple[int, ...]
+    """The same, from turn :attr:`middle_drop_turn` on (a middle drop costs more)."""
+    middle_drop_turn: int
+    rejoin: bool
+    """Buy back into a pool when allowed."""
+
+
+_CARDS: dict[str, Card] = {}
+_WILDS: dict[tuple[str, str], frozenset[int]] = {}
+_MEMO: dict[tuple[str, str, tuple[str, ...]], Arrangement] = {}
+_MEMO_LIMIT: Final = 100_000
+
+
+def _card(text: str) -> Card:
+    card = _CARDS.get(text)
+    if card is None:
+        card = _CARDS[text] = parse(text)
+    return card
+
+
+def _wild_codes(profile: str, cut: str) -> frozenset[int]:
+    codes = _WILDS.get((profile, cut))
+    if codes is None:
+        codes = _WILDS[profile, cut] = Wilds.of(_card(cut), get_profile(profile)).codes
+    return codes
+
+
+def solve(profile: str, cut: str, hand: Sequence[str]) -> Arrangement:
+    """The solver's best arrangement of ``hand`` (cards in notation), memoised across calls."""
+    cards = tuple(sorted(hand))
+    key = (profile, cut, cards)
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        found = arrange([_card(t) for t in cards], joker=_card(cut), profile=profile)
+        _MEMO[key] = found
+    return found
+
+
+def _positions(card: Card) -> tuple[int, ...]:
+    return (1, 14) if card.rank == 1 else (card.rank,)
+
+
+def sequence_draws(cards: Sequence[Card], wild: frozenset[int]) -> int:
+    """Pairs of natural cards of one suit one or two places apart: the start of a sequence."""
+    by_suit: dict[int, set[int]] = {}
+    for card in cards:
+        if card.code not in wild and card.suit is not None:
+            by_suit.setdefault(int(card.suit), set()).update(_positions(card))
+    draws = 0
+    for places in by_suit.values():
+        pairs = {(p, q) for p in places for q in places if 0 < q - p <= 2}
+        # The ace sits at both ends: count A-2 and Q-A/K-A once each.
+        draws += len(pairs)
+    return draws
+
+
+def _worth(index: int, loose: Sequence[Card], style: Style) -> int:
+    """What ``loose[index]`` is worth for later, given the other loose cards."""
+    card = loose[index]
+    assert card.suit is not None
+    mine = _positions(card)
+    worth = 0
+    suits: set[int] = set()
+    for at, other in enumerate(loose):
+        if at == index or other.suit is None:
+            continue
+        if other.suit == card.suit:
+            if other.rank == card.rank:
+                worth += style.twin
+                continue
+            gap = min(abs(p - q) for p in mine for q in _positions(other))
+            if gap == 1:
+                worth += style.adjacent
+            elif gap == 2:
+                worth += style.gapped
+        elif other.rank == card.rank:
+            suits.add(int(other.suit))
+    return worth + style.same_rank * len(suits)
+
+
+def _remember_rest(profile: str, cut: str, hand: list[str], best: Arrangement) -> None:
+    """Seed the memo with the cards the solver keeps after its discard: their best arrangement
+    is the one it found for the hand with the drawn card (the same groups, the same penalty), so
+    next turn needs no solver call."""
+    assert best.discard is not None
+    rest = list(hand)
+    rest.remove(str(best.discard))
+    key = (profile, cut, tuple(sorted(rest)))
+    if key not in _MEMO:
+        _MEMO[key] = replace(best, discard=None)
+
+
+def _groups_text(arr: Arrangement, wild: frozenset[int]) -> str:
+    """Groups for a declaration or a show: the solver's groups, then the loose cards (wild ones
+    together, the others one by one)."""
+    groups = [format_cards(group) for group in arr.groups]
+    loose_wild = [card for card in arr.leftover if card.code in wild]
+    if loose_wild:
+        groups.append(format_cards(loose_wild))
+    groups += [str(card) for card in arr.leftover if card.code not in wild]
+    return " | ".join(groups)
+
+
+class RummyBot:
+    """A rummy player for one seat (see the module docstring). Deterministic: the same views in
+    the same order give the same actions (``seed`` is kept for variety in later versions; this
+    one needs no randomness).
+
+    A game's bot sets :attr:`game` and :attr:`default_style` and answers :meth:`meld_profile`."""
+
+    game: ClassVar[str]
+    """The game whose views the bot plays (their ``game``); it lets any other view pass."""
+    default_style: ClassVar[Style]
+    """The game's rules of thumb, used unless the bot is given others."""
+
+    def __init__(self, seed: int = 0, *, style: Style | None = None) -> None:
+        self.seed = seed
+        self.style = self.default_style if style is None else style
+        self._deal: tuple[Any, ...] | None = None
+        self._turns = 0
+        self._turn_state: tuple[Any, ...] | None = None
+        self._state: tuple[Any, ...] | None = None
+        self._tried: set[str] = set()
+
+    # --- the protocol --------------------------------------------------------------------
+
+    @classmethod
+    def meld_profile(cls, view: RummyView) -> str:
+        """The meld profile (:mod:`rummyhall.melds.profiles`) the hands of ``view``'s table are
+        judged by: the view names the game's rule profile, whose rules name it."""
+        raise NotImplementedError
+
+    def act(self, view: View) -> str | None:
+        """The next action for the seat whose view this is, or None when it has nothing to do."""
+        return self._act(cast(RummyView, view)) if view.get("game") == self.game else None
+
+    def _act(self, view: RummyView) -> str | None:
+        seat = view["viewer"]
+        if seat is None or seat < 1 or "hand" not in view:
+            return None
+        deal = (
+            view.get("deal"),
+            view.get("cut"),
+            tuple(view.get("order") or ()),
+            view.get("first"),
+            tuple((t.get("seat"), t.get("card")) for t in view.get("toss") or ()),
+        )
+        if deal != self._deal:
+            self._deal, self._turns, self._turn_state = deal, 0, None
+        state = (
+            deal,
+            view.get("phase"),
+            view.get("turn"),
+            view.get("drawn"),
+            tuple(view["hand"]),
+            tuple(view.get("open") or ()),
+            view.get("closed"),
+            tuple((a["seat"], a["kind"]) for a in view.get("awaited") or ()),
+        )
+        if state != self._state:
+            self._state, self._tried = state, set()
+        for action in self._choices(view, seat):
+            if action not in self._tried:
+                self._tried.add(action)
+                return action
+        return None
+
+    # --- decisions -----------------------------------------------------------------------
+
+    def _choices(self, view: RummyView, seat: int) -> Iterable[str]:
+        """Actions in order of preference, lazily; the first not yet tried in this state is sent."""
+        me = next((s for s in view.get("seats") or () if s.get("seat") == seat), None)
+        if me is None:
+            return ()
+        phase = view.get("phase")
+        if phase == "between":
+            pool = view.get("pool")
+            rejoin_open = pool is not None and pool["rejoin_open"]
+            if me["status"] == "eliminated" and rejoin_open and self.style.rejoin:
+                return ("rejoin",)
+            return ()
+        kinds = {a["kind"] for a in view.get("awaited") or () if a.get("seat") == seat}
+        if "turn" in kinds and phase == "play" and view.get("turn") == seat:
+            return self._finish_turn(view) if view.get("drawn") else self._start_turn(view, me)
+        if kinds & {"declare", "show"}:
+            return self._show(view)
+        return ()
+
+    def _start_turn(self, view: RummyView, me: RummySeatView) -> list[str]:
+        turn_state = (tuple(view["hand"]), tuple(view.get("open") or ()), view.get("closed"))
+        if turn_state != self._turn_state:
+            self._turn_state = turn_state
+            self._turns += 1
+        profile, cut = self.meld_profile(view), str(view["cut"])
+        hand: list[str] = list(view["hand"])
+        wild = _wild_codes(profile, cut)
+        if self._should_drop(view, me, profile, cut, hand, wild):
+            return ["drop", "draw closed"]
+        may_take = bool(view.get("may_take_open")) and bool(view.get("open"))
+        if may_take and self._wants_open(profile, cut, hand, str(view["open"][-1]), wild):
+            return ["draw open", "draw closed"]
+        return ["draw closed", *(["draw open"] if may_take else [])]
+
+    def _wants_open(
+        self, profile: str, cut: str, hand: list[str], top: str, wild: frozenset[int]
+    ) -> bool:
+        card = _card(top)
+        if card.code in wild:
+            return True
+        after = solve(profile, cut, [*hand, top])
+        if after.declarable:
+            return True
+        if after.discard is not None and after.discard == card:
+            return False
+        if not any(card in group for group in after.groups):
+            return False  # it would not meld
+        current = solve(profile, cut, hand)
+        return current.penalty - after.penalty >= self.style.take_gain
+
+    def _should_drop(
+        self,
+        view: RummyView,
+        me: RummySeatView,
+        profile: str,
+        cut: str,
+        hand: list[str],
+        wild: frozenset[int],
+    ) -> bool:
+        first = self._turns <= 1
+        if not first and self._turns < self.style.middle_drop_turn:
+            return False
+        limits = self.style.first_drop if first else self.style.middle_drop
+        cards = [_card(t) for t in hand]
+        jokers = sum(card.code in wild for card in cards)
+        if jokers >= len(limits) or sequence_draws(cards, wild) > limits[jokers]:
+            return False
+        pool = view.get("pool")
+        cost = int(view.get("drop_cost") or 0)
+        if pool is not None and int(me.get("total") or 0) + cost >= int(pool["elimination"]):
+            return False
+        pure = sum(kind.is_pure for kind in solve(profile, cut, hand).kinds)
+        return pure < self.style.pure_to_keep
+
+    def _finish_turn(self, view: RummyView) -> Iterator[str]:
+        profile, cut = self.meld_profile(view), str(view["cut"])
+        hand: list[str] = list(view["hand"])
+        wild = _wild_codes(profile, cut)
+        best = solve(profile, cut, hand)
+        if best.discard is not None:
+            _remember_rest(profile, cut, hand, best)
+        if best.declarable and best.discard is not None:
+            yield f"declare {best.discard} | {_groups_text(best, wild)}"
+        for card in self._discards(best, hand, wild):
+            yield f"discard {card}"
+
+    def _discards(self, best: Arrangement, hand: list[str], wild: frozenset[int]) -> Iterator[Card]:
+        """Cards to throw, best first: the cheapest loose card, then the other loose ones, then the
+        rest of the hand, wild cards last (a refused discard falls back on the next)."""
+        loose = [*best.leftover, *([best.discard] if best.discard is not None else [])]
+        natural = [card for card in loose if card.code not in wild]
+        style = self.style
+
+        def cost(index: int) -> tuple[int, int, int]:
+            card = natural[index]
+            points = indian_points(card)
+            return (_worth(index, natural, style) - points, -points, card.code)
+
+        thrown: set[int] = set()
+        for card in (natural[i] for i in sorted(range(len(natural)), key=cost)):
+            if card.code not in thrown:
+                thrown.add(card.code)
+                yield card
+        rest = [_card(t) for t in hand]
+        rest.sort(key=lambda card: (card.code in wild, -indian_points(card), card.code))
+        for card in rest:
+            if card.code not in thrown:
+                thrown.add(card.code)
+                yield card
+
+    def _show(self, view: RummyView) -> list[str]:
+        profile, cut = self.meld_profile(view), str(view["cut"])
+        hand: list[str] = list(view["hand"])
+        wild = _wild_codes(profile, cut)
+        best = solve(profile, cut, hand)
+        return [f"show {_groups_text(best, wild)}", "show " + " | ".join(hand)]
