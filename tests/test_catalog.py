@@ -33,7 +33,7 @@ GAMES = Path(rummyhall.games.__file__).resolve().parent
 
 
 def test_the_catalog_lists_the_games_with_everything_they_need() -> None:
-    assert catalog.names() == ["indian13", "patti"]
+    assert catalog.names() == ["indian13", "marriage21", "patti"]
     for plugin in catalog.games():
         assert (GAMES / plugin.name / "plugin.py").is_file()
         assert issubclass(plugin.engine, Game) and plugin.engine.name == plugin.name
@@ -50,7 +50,9 @@ def test_the_catalog_lists_the_games_with_everything_they_need() -> None:
 
 
 def test_an_unknown_game_is_named_with_the_known_ones() -> None:
-    with pytest.raises(UnknownGame, match=r"unknown game 'chess'; known: indian13, patti"):
+    with pytest.raises(
+        UnknownGame, match=r"unknown game 'chess'; known: indian13, marriage21, patti"
+    ):
         catalog.get("chess")
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         game_class("chess")
@@ -95,7 +97,7 @@ def test_a_new_folder_is_a_new_game(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(rummyhall.games, "__path__", [*rummyhall.games.__path__, str(tmp_path)])
     catalog._discover.cache_clear()
     try:
-        assert catalog.names() == ["indian13", "patti", "demo13"]
+        assert catalog.names() == ["indian13", "marriage21", "patti", "demo13"]
         assert game_class("demo13").name == "demo13"
         assert catalog.default().name == "indian13"
     finally:
@@ -103,7 +105,7 @@ def test_a_new_folder_is_a_new_game(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             del sys.modules[module]
         monkeypatch.undo()
         catalog._discover.cache_clear()
-    assert catalog.names() == ["indian13", "patti"]
+    assert catalog.names() == ["indian13", "marriage21", "patti"]
 
 
 def test_a_plugin_must_be_consistent() -> None:

@@ -119,6 +119,9 @@ class GamePlugin:
     """The options of ``rummyhall play <name>`` beyond those every game takes."""
     profiles: tuple[str, ...] = ()
     """The rule profiles a config may name (``profile``), default first; empty if none."""
+    modes: tuple[str, ...] = ()
+    """The ways a table of the game is played that ``rummyhall simulate --mode`` may ask for
+    (13-card: ``points``, ``pool101``, ``pool201``), default first; empty: one way only."""
     order: int = 50
     """The game's place in the lobby and in lists: lower first, then by name."""
     label: str = ""

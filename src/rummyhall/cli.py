@@ -590,7 +590,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals", "--games", dest="deals", type=int, default=500, help="deals (games) to play"
     )
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--mode", choices=["points", "pool101", "pool201"], default="points")
+    moded = [plugin for plugin in catalog.games() if plugin.modes]
+    p.add_argument(
+        "--mode",
+        choices=sorted({mode for plugin in moded for mode in plugin.modes}) or None,
+        default="points",
+        help="; ".join(f"{g.name}: {', '.join(g.modes)} (first: default)" for g in moded)
+        or "unused",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument(
         "--no-checks", action="store_true", help="skip the per-action invariant checks (speed)"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,6 +21,9 @@ from rummyhall.games.indian13.bot import Indian13Bot
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.indian13.views import Indian13View
+from rummyhall.games.marriage21.bot import Marriage21Bot
+from rummyhall.games.marriage21.engine import Marriage21
+from rummyhall.games.marriage21.rules import Marriage21Config
 from rummyhall.games.patti.bot import PattiBot
 from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.rules import PattiConfig
@@ -93,8 +97,8 @@ class Stubborn:
     """A bot that will not declare (nor drop) until it has seen the closed deck refilled, so that
     deals run the stock dry."""
 
-    def __init__(self, seed: int) -> None:
-        self.bot = Indian13Bot(seed=seed)
+    def __init__(self, seed: int, make: Callable[..., Bot] = Indian13Bot) -> None:
+        self.bot = make(seed=seed)
         self.closed: int | None = None
         self.refilled = False
 
@@ -183,6 +187,66 @@ def test_indian13_conformance(profile: str, seats: int, mode: str, games: int, s
     TOTALS.update(f"code:{code}" for code in report.codes.elements())
     TOTALS["probes"] += report.probes
     TOTALS["noise_accepted"] += report.noise_accepted
+
+
+# (seats, games, style) of 21-card Marriage: every table size; "stubborn" bots run the closed deck
+# dry, "sleepy" tables time out a lot.
+MARRIAGE_SLICE = [
+    (2, 8, ""),
+    (2, 3, "sleepy"),
+    (3, 4, ""),
+    (4, 4, ""),
+    (2, 3, "stubborn"),
+    (6, 2, "stubborn"),
+    (5, 3, "sleepy"),
+    (6, 3, ""),
+]
+
+MARRIAGE_TOTALS: Counter[str] = Counter()
+
+
+@pytest.mark.parametrize(("seats", "games", "style"), MARRIAGE_SLICE)
+def test_marriage21_conformance(seats: int, games: int, style: str) -> None:
+    first = 7000 + 100 * seats + 10 * len(style)
+
+    def make_bot(seat: int, seed: int) -> Bot:
+        if style == "stubborn":
+            return Stubborn(seed * 10 + seat, Marriage21Bot)
+        return Marriage21Bot(seed=seed * 10 + seat)
+
+    report = run_conformance(
+        lambda seed: Marriage21(Marriage21Config(seats=seats)),
+        make_bot,
+        range(first, first + games),
+        extra_noise=indian13_noise,
+        timeouts=0.3 if style == "sleepy" else 0.03,
+    )
+    assert report.games == games
+    assert report.typed_views == report.actions > 0
+    assert report.typed_events > report.actions
+    MARRIAGE_TOTALS.update(report.events)
+    MARRIAGE_TOTALS.update(f"code:{code}" for code in report.codes.elements())
+
+
+def test_the_marriage_slice_covers_the_rules() -> None:
+    if not MARRIAGE_TOTALS:
+        pytest.skip("runs after the Marriage conformance slice")
+    kinds = (
+        "toss",
+        "deal",
+        "drop",
+        "declaration:valid",
+        "declaration:wrong",
+        "show",
+        "missed",
+        "removed",
+        "timeout",
+        "group",
+        "reshuffle",
+        "deal_end",
+        "game_over",
+    )
+    assert [kind for kind in kinds if not MARRIAGE_TOTALS[kind]] == []
 
 
 def test_the_slice_covers_the_rules() -> None:

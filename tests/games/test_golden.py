@@ -24,10 +24,15 @@ import pytest
 from rummyhall.games.indian13.bot import Indian13Bot
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import Indian13Config
+from rummyhall.games.marriage21.bot import Marriage21Bot
+from rummyhall.games.marriage21.engine import Marriage21
+from rummyhall.games.marriage21.rules import Marriage21Config
 from rummyhall.games.patti.bot import PattiBot
 from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import Game, notation, replay
+from rummyhall.games.rummy.bot import RummyBot
+from rummyhall.games.rummy.engine import RummyGame
 from rummyhall.sim import FairHouse, Runner, Tally
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -37,8 +42,8 @@ class Blunderer:
     """A bot that declares too early: once its hand is within ``slack`` points of complete, it
     declares with its best groups anyway (a wrong declaration unless the hand is complete)."""
 
-    def __init__(self, seed: int, slack: int) -> None:
-        self.bot = Indian13Bot(seed=seed)
+    def __init__(self, seed: int, slack: int, make: type[RummyBot] = Indian13Bot) -> None:
+        self.bot = make(seed=seed)
         self.slack = slack
 
     def act(self, view: dict[str, Any]) -> str | None:
@@ -48,7 +53,7 @@ class Blunderer:
         from rummyhall.games.rummy.bot import solve
 
         hand: list[str] = list(view["hand"])
-        best = solve(f"indian13/{view['profile']}", str(view["cut"]), hand)
+        best = solve(self.bot.meld_profile(view), str(view["cut"]), hand)  # type: ignore[arg-type]
         if best.declarable or best.discard is None or best.penalty > self.slack:
             return action
         groups = [" ".join(map(str, group)) for group in best.groups]
@@ -58,14 +63,25 @@ class Blunderer:
 
 def play(config: Indian13Config, seed: int, slack: int = -1) -> Indian13:
     game = Indian13(config)
+    play_rummy(game, seed, slack, Indian13Bot)
+    return game
+
+
+def play_marriage(config: Marriage21Config, seed: int, slack: int = -1) -> Marriage21:
+    game = Marriage21(config)
+    play_rummy(game, seed, slack, Marriage21Bot)
+    return game
+
+
+def play_rummy(game: RummyGame, seed: int, slack: int, make: type[RummyBot]) -> None:
+    config = game.config
     bots = {
-        seat: Blunderer(seed * 10 + seat, slack) if seat == 1 else Indian13Bot(seed * 10 + seat)
+        seat: Blunderer(seed * 10 + seat, slack, make) if seat == 1 else make(seed * 10 + seat)
         for seat in range(1, config.seats + 1)
     }
     tally = Tally(config.seats)
     Runner(game, bots, FairHouse(seed, client_seed=f"golden-{seed}"), tally).run()
     assert game.over and not tally.violations, tally.violations
-    return game
 
 
 class Sleeper:
@@ -172,7 +188,34 @@ def make_all() -> list[dict[str, Any]]:
             play(pool, 4),
         )
     )
+    games += marriage_games()
     games += patti_games()
+    return games
+
+
+def marriage_games() -> list[dict[str, Any]]:
+    """21-card Marriage: a 4-player deal with value cards changing hands, and a 3-player deal
+    with a wrong declaration (which still exchanges value cards)."""
+    games = []
+    four = Marriage21Config(seats=4)
+    for seed in range(1, 200):
+        game = play_marriage(four, seed)
+        summary = game.history[-1]
+        if any(held["worth"] for held in summary.get("values", {}).values()):
+            text = f"4 players, one deal for points, value cards exchanged; bots (seed {seed})"
+            games.append(document("marriage21-points", f"marriage21, {text}", game))
+            break
+    three = Marriage21Config(seats=3)
+    for seed in range(200, 500):
+        game = play_marriage(three, seed, slack=12)
+        if "wrong declaration" in game.history[-1]["how"].values():
+            text = (
+                f"3 players; seat 1 declares too early (seed {seed}): 120 points, its value "
+                "cards still exchanged, and the others play on"
+            )
+            games.append(document("marriage21-wrong-declaration", f"marriage21, {text}", game))
+            break
+    assert len(games) == 2, [g["golden"]["name"] for g in games]
     return games
 
 
@@ -256,6 +299,8 @@ def test_the_golden_games_are_there() -> None:
         "indian13-vengala-points",
         "indian13-classic-wrong-declaration",
         "indian13-classic-pool101",
+        "marriage21-points",
+        "marriage21-wrong-declaration",
         "patti-show",
         "patti-pot-limit",
         "patti-timeouts",

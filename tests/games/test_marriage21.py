@@ -77,6 +77,8 @@ def nets(t: Table) -> dict[int, int]:
 # A winner's hand with the printed joker cut (value cards: A♠ cut, 2♠ upper, K♠ lower; aces and
 # printed jokers wild): three pure sequences, two sets and an impure run with A♠ standing in.
 WINNER_AS = "4D 5D 6D 7D 7C 8C 9C 10C 10H JH QH KH 8S 8D 8H 9S 9D 9H 4C 5C AS"
+MARRIAGE_50 = "AS 2S KS 2H 2H 2D 2D 2D 2C 2C 2C 3S 3S 3S 3D 3D 3D 4H 4H 4D 4C"
+"""A marriage (A♠ 2♠ K♠ with the printed joker cut) and 18 small cards worth 50 points."""
 WINNER_GROUPS = "4D 5D 6D 7D | 7C 8C 9C 10C | 10H JH QH KH | 8S 8D 8H | 9S 9D 9H | 4C 5C AS"
 
 
@@ -102,7 +104,7 @@ def test_the_page_s_six_player_example_as_a_real_deal() -> None:
         # Six dublees, and the two lower jokers (K♠) in a group of their own.
         "3H 3H 7D 7D QC QC 4S 4S 10D 10D 6H 6H KS KS 2H 5S 6C JD QS 3C 10S",
         # A marriage (A♠ 2♠ K♠) and 18 small cards worth 50 points, in no meld.
-        "AS 2S KS 2H 2H 2D 2D 2D 2C 2C 2C 3S 3S 3S 3D 3D 3D 4H 4H 4D 4C",
+        MARRIAGE_50,
         "...",
         "...",
         WINNER_AS,
@@ -139,9 +141,7 @@ def test_the_page_s_six_player_example_as_a_real_deal() -> None:
     t.do(f"p5 declare 4H | {WINNER_GROUPS}")
     assert t.kinds()[:2] == ["declare", "declaration"]
     t.do("p1 show 3H 3H | 7D 7D | QC QC | 4S 4S | 10D 10D | 6H 6H | KS KS | 2H 5S 6C JD QS 3C 10S")
-    singles = " | ".join(
-        "AS 2S KS 2H 2H 2D 2D 2D 2C 2C 2C 3S 3S 3S 3D 3D 3D 4H 4H 4D 4C".split()
-    )
+    singles = " | ".join(MARRIAGE_50.split())
     t.do(f"p2 show {singles}")
     summary = t.game.view(None)["history"][-1]
     assert summary["scores"] == {"1": 2, "2": 50, "3": 30, "4": 30, "5": 0, "6": 70}

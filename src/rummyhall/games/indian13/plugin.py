@@ -10,7 +10,7 @@ from rummyhall.catalog import CliOption, GamePlugin
 from rummyhall.games.indian13.bot import Indian13Bot
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rooms import ROOMS
-from rummyhall.games.indian13.rules import POOLS, PROFILE_RULES
+from rummyhall.games.indian13.rules import MODES, POOLS, PROFILE_RULES
 
 
 def make_bot(seed: int) -> Bot:
@@ -39,5 +39,6 @@ PLUGIN: Final = GamePlugin(
         ),
     ),
     profiles=tuple(PROFILE_RULES),
+    modes=MODES,
     order=10,
 )

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from rummyhall.cards import Card, from_code
 from rummyhall.games.marriage21.rules import Marriage21Config
 from rummyhall.games.marriage21.settle import Holding, Settlement, settle
-from rummyhall.games.protocol import Event, Posting, Result
+from rummyhall.games.protocol import DEFAULT_VIEWS, Event, Posting, Result, ViewShape
 from rummyhall.games.rummy.engine import DROPPED, REMOVED, SHOWN, WON, WRONG, RummyGame
 from rummyhall.games.rummy.views import DealSummary, RummyView
 from rummyhall.melds import Verdict
@@ -35,6 +35,8 @@ class Marriage21(RummyGame):
     """21-card Marriage Rummy."""
 
     name: ClassVar[str] = "marriage21"
+    view_shape: ClassVar[ViewShape] = ViewShape(past=DEFAULT_VIEWS.past | {"value_cards"})
+    """The value cards follow from the cut card: a fact of the deal, not cards in play."""
 
     def __init__(self, config: Marriage21Config | None = None) -> None:
         self.marriage = config or Marriage21Config()
