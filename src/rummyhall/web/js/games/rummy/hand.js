@@ -1,4 +1,6 @@
-// A rummy hand: cards laid out in the player's groups, each group labelled with its kind.
+// A rummy hand of any size: cards laid out in the player's groups, each group labelled with its
+// kind. The groups wrap onto as many rows as the width needs, and so do the cards of a group too
+// long for one row (css/rummy.css), so a 21-card hand fits a phone.
 // Cards move by dragging (pointer events: mouse and touch) or by keyboard:
 //   Enter / Space     select or unselect the focused card
 //   Left / Right      move the focus; with a card selected, move that card within the hand
