@@ -1,4 +1,6 @@
-// The 13-card hand: cards laid out in the player's groups, each group labelled with its kind.
+// A rummy hand of any size: cards laid out in the player's groups, each group labelled with its
+// kind. The groups wrap onto as many rows as the width needs, and so do the cards of a group too
+// long for one row (css/rummy.css), so a 21-card hand fits a phone.
 // Cards move by dragging (pointer events: mouse and touch) or by keyboard:
 //   Enter / Space     select or unselect the focused card
 //   Left / Right      move the focus; with a card selected, move that card within the hand
@@ -16,7 +18,8 @@
 //   opts.onDropOut(pos, target) a card was dropped on an outside target (open pile, finish slot)
 //   opts.outsideTarget(x, y)  -> {el, cls, kind} of an outside target under the pointer, or null
 // state: {labels: [{text, kind, points}] per group (text, when given, is shown instead of the
-//         kind's name), selected: pos|null, wild: rank, fresh: Set
+//         kind's name), selected: pos|null, isWild(card) (or wild: a rank), badge(card) ->
+//         {text, title} | null (rummy/badge.js), fresh: Set
 //         of "g:i" positions to mark as new, newGroup: index of the "new cards" group or -1,
 //         disabled: bool}
 //
@@ -24,6 +27,7 @@
 // on the "new cards" group), "group-label",
 // "hand-card" (each card, data-card, data-group, data-index), "group-new" (the new-group slot).
 
+import { addBadge } from './badge.js';
 import { draggable, elementAt } from './drag.js';
 
 const KIND_WORDS = {
@@ -235,8 +239,9 @@ export function createHand(root, opts) {
       group.forEach((card, i) => {
         const pos = { group: g, index: i };
         const selected = state.selected && state.selected.group === g && state.selected.index === i;
-        const wild = card === 'JK' || (state.wild && card.slice(0, -1) === state.wild);
+        const wild = state.isWild ? state.isWild(card) : card === 'JK' || (state.wild && card.slice(0, -1) === state.wild);
         const node = cards.renderCard(card, { button: true, selected, wild });
+        if (state.badge) addBadge(node, state.badge(card));
         node.classList.add('h13-card');
         node.dataset.testid = 'hand-card';
         node.dataset.group = String(g);

@@ -1,9 +1,15 @@
-// The end of a 13-card deal: every hand's groups and points, the chips won or lost (points
-// tables) or the running totals and eliminations (pools).
+// The end of a rummy deal: every hand's groups and points, the chips won or lost (points
+// tables) or the running totals and eliminations (pools), and any columns the game adds.
 //
 //   resultData(message, deal) -> {deal, winner, rows: [{seat, name, how, groups, finish, points,
-//                                 chips, total, eliminated}], pool, over, you}
-//   renderResult(data, {cards, ui, onClose}) -> HTMLElement
+//                                 chips, total, eliminated}], pool, over, you, summary (the
+//                                 deal's summary, view.history's entry), view}
+//   renderResult(data, {cards, ui, onClose, isWild?, mark?, columns?}) -> HTMLElement
+//     isWild(card)        whether a card is wild (its ring and star); default: a printed joker or
+//                         a card of the view's wild rank
+//     mark(node, card)    adds the game's marks to a small card (badges); default: none
+//     columns             extra columns after Points: [{key, heading, title?, cell(row, data) ->
+//                         text | Node | null}], cells with data-testid "result-<key>"
 //
 // Test hooks: data-testid="result" (the panel, data-deal, data-over), "result-row" (data-seat),
 // "result-points", "result-chips" (data-amount: the chips the result pays the seat; in a pool
@@ -75,12 +81,15 @@ export function resultData(message, summary) {
     you: message.you,
     mode: view.mode,
     wildRank: view.wild_rank || null,
+    summary,
+    view,
   };
 }
 
-export function renderResult(data, { cards, ui, onClose }) {
+export function renderResult(data, { cards, ui, onClose, isWild = null, mark = (node) => node, columns = [] }) {
   const { el } = ui;
-  const wild = (card) => card === 'JK' || (data.wildRank !== null && card.slice(0, -1) === data.wildRank);
+  const wild = isWild || ((card) => card === 'JK' || (data.wildRank !== null && card.slice(0, -1) === data.wildRank));
+  const small = (card, opts = {}) => mark(cards.renderCard(card, { small: true, ...opts }), card);
   const mine = data.rows.find((row) => row.seat === data.you);
   let headline = `Deal ${data.deal} is over`;
   if (mine) {
@@ -100,14 +109,15 @@ export function renderResult(data, { cards, ui, onClose }) {
   }
   const groupsOf = (row) => (row.groups
     ? el('div', { class: 'h13-mini-groups' }, row.groups.map((group) => el('span', { class: 'h13-mini-group' },
-      group.map((card) => cards.renderCard(card, { small: true, wild: wild(card) })))),
-    row.finish ? el('span', { class: 'h13-mini-group finish', title: 'the finish card' }, cards.renderCard(row.finish, { small: true })) : null)
+      group.map((card) => small(card, { wild: wild(card) })))),
+    row.finish ? el('span', { class: 'h13-mini-group finish', title: 'the finish card' }, small(row.finish)) : null)
     : el('span', { class: 'muted' }, row.how && row.how.includes('drop') ? 'cards not shown' : '—'));
   const table = el('table', { class: 'h13-result-table' },
     el('thead', {}, el('tr', {},
       el('th', { scope: 'col' }, 'Player'),
       el('th', { scope: 'col', class: 'cards' }, 'Cards'),
       el('th', { scope: 'col', class: 'num' }, 'Points'),
+      columns.map((column) => el('th', { scope: 'col', class: 'num', title: column.title || null }, column.heading)),
       data.pool ? el('th', { scope: 'col', class: 'num' }, 'Total') : null,
       data.over ? el('th', { scope: 'col', class: 'num' }, data.pool ? 'Prize' : 'Chips') : null)),
     el('tbody', {}, data.rows.map((row) => el('tr', {
@@ -123,6 +133,10 @@ export function renderResult(data, { cards, ui, onClose }) {
       row.groups ? el('div', { class: 'h13-who-cards' }, groupsOf(row)) : null)),
     el('td', { class: 'cards' }, groupsOf(row)),
     el('td', { class: 'num', 'data-testid': 'result-points' }, String(row.points)),
+    columns.map((column) => {
+      const value = column.cell(row, data);
+      return el('td', { class: 'num', 'data-testid': `result-${column.key}` }, value === null || value === undefined ? '' : value);
+    }),
     data.pool ? el('td', {
       class: `num total${row.total !== null && row.total >= data.pool.elimination ? ' out' : ''}`,
       'data-testid': 'result-total',

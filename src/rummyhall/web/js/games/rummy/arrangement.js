@@ -1,4 +1,4 @@
-// The player's own grouping of a 13-card hand, as plain data: an array of groups, each an array
+// The player's own grouping of a rummy hand (any size), as plain data: an array of groups, each an array
 // of cards in notation ("7H", "JK"). Two copies of a card may both be held; they are equal here.
 // Nothing in this module touches the DOM, so it is easy to reason about (and to test by eye):
 //
@@ -13,12 +13,15 @@
 //   isNewGroup(group, untouched)    -> every card of the group was drawn and not moved since
 //   without(cards, gone)            -> the multiset `cards` less `gone`; keep(cards, hand) ->
 //                                      the cards of `cards` still in `hand`
-//   sortedGroups(hand, wildRank?)   -> one group per suit (wild cards and jokers apart), by rank
+//   sortedGroups(hand, isWild?)     -> one group per suit (the cards isWild(card) says are wild,
+//                                      and jokers, apart), by rank
 //   moveCard(groups, from, to)      -> {groups, at}: one card moved; from/to/at: {group, index};
 //                                      to.group === groups.length makes a new group
 //   withoutCard(groups, card)       -> the grouping without one copy of `card`
 //   notation(groups)                -> "AS 2S 3S | 4H 5H 6H"
-//   loadArrangement(key) / saveArrangement(key, groups) / forgetTable(table, keepKey)
+//   arrangementKey(storage, table, gameNo, deal) -> the localStorage key of one deal's grouping
+//                                      (storage: the game's name for it, e.g. "i13")
+//   loadArrangement(key) / saveArrangement(key, groups) / forgetTable(storage, table, keepKey)
 
 const SUIT_ORDER = ['S', 'H', 'C', 'D'];
 const RANK_ORDER = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
@@ -152,11 +155,11 @@ export function sortCards(cards) {
   });
 }
 
-export function sortedGroups(hand, wildRank) {
+export function sortedGroups(hand, isWild) {
   const wild = [];
   const bySuit = new Map(SUIT_ORDER.map((suit) => [suit, []]));
   for (const card of hand) {
-    if (card === 'JK' || (wildRank && rankOf(card) === wildRank)) wild.push(card);
+    if (card === 'JK' || (isWild && isWild(card))) wild.push(card);
     else bySuit.get(suitOf(card)).push(card);
   }
   const groups = [];
@@ -216,12 +219,12 @@ export function notation(groups) {
   return groups.filter((group) => group.length).map((group) => group.join(' ')).join(' | ');
 }
 
-// --- persistence (localStorage, keyed by table, game and deal) --------------------------------
+// --- persistence (localStorage, keyed by game, table, game number and deal) -------------------
 
-const PREFIX = 'rummyhall.i13.';
+const prefix = (storage) => `rummyhall.${storage}.`;
 
-export function arrangementKey(table, gameNo, deal) {
-  return `${PREFIX}${table}.${gameNo}.${deal}`;
+export function arrangementKey(storage, table, gameNo, deal) {
+  return `${prefix(storage)}${table}.${gameNo}.${deal}`;
 }
 
 export function loadArrangement(key) {
@@ -245,12 +248,12 @@ export function saveArrangement(key, groups, extra = {}) {
 }
 
 // Drop the saved arrangements of this table's earlier deals.
-export function forgetTable(table, keepKey) {
+export function forgetTable(storage, table, keepKey) {
   try {
-    const prefix = `${PREFIX}${table}.`;
+    const start = `${prefix(storage)}${table}.`;
     for (let i = localStorage.length - 1; i >= 0; i -= 1) {
       const key = localStorage.key(i);
-      if (key && key.startsWith(prefix) && key !== keepKey) localStorage.removeItem(key);
+      if (key && key.startsWith(start) && key !== keepKey) localStorage.removeItem(key);
     }
   } catch {
     // nothing to clean
