@@ -1,7 +1,7 @@
 """The conformance suite (tests/conformance.py) applied to 13-card Indian Rummy (both profiles,
-2 to 6 players, points and pools) and to Rummy Patti (2 to 6 players, short stacks, low caps,
-many timeouts). A quick seeded slice runs always; ``RUMMYHALL_SOAK=1`` (``make soak``) plays a much
-larger campaign."""
+2 to 6 players, points and pools), to 21-card Marriage Rummy (2 to 6 players) and to Rummy Patti
+(2 to 6 players, short stacks, low caps, many timeouts). A quick seeded slice runs always;
+``RUMMYHALL_SOAK=1`` (``make soak``) plays a much larger campaign."""
 
 from __future__ import annotations
 
@@ -465,11 +465,19 @@ def test_patti_conformance_soak(style: str) -> None:
 
 # --- every game of the catalog ----------------------------------------------------------------
 
-NOISE: dict[str, ExtraNoise] = {"indian13": indian13_noise, "patti": patti_noise}
+NOISE: dict[str, ExtraNoise] = {
+    "indian13": indian13_noise,
+    "marriage21": indian13_noise,  # the rummy family's noise: the same actions and views
+    "patti": patti_noise,
+}
 """Each game's own noise (attempts its rules must refuse), by name; a game without runs with the
 suite's generic noise only."""
 
-SLICES: dict[str, Any] = {"indian13": test_indian13_conformance, "patti": test_patti_conformance}
+SLICES: dict[str, Any] = {
+    "indian13": test_indian13_conformance,
+    "marriage21": test_marriage21_conformance,
+    "patti": test_patti_conformance,
+}
 """The games with their own slice above (every table size, rule-specific styles), by name
 (tests/games/test_game_completeness.py checks that every game of the catalog has one)."""
 
