@@ -22,6 +22,7 @@ from rummyhall.games.rummy.rules import (
     ProfileRules,
     ShoeSize,
     Timers,
+    check_table,
     config_from_json,
     config_to_json,
 )
@@ -109,19 +110,11 @@ class Indian13Config:
             raise ValueError(
                 f"{self.profile} tables seat {rules.min_seats} to {rules.max_seats} players"
             )
-        if self.point_value < 1:
-            raise ValueError("the point value must be at least 1 chip")
         if self.entry_fee < 0:
             raise ValueError("the entry fee cannot be negative")
         if not 0 <= self.rake_percent <= 100:
             raise ValueError("the rake is a percentage from 0 to 100")
-        if self.turn_ms <= 0 or self.declare_ms <= 0 or self.extra_ms < 0:
-            raise ValueError("turn and declare times must be positive, extra time not negative")
-        if self.order is not None:
-            order = tuple(self.order)
-            object.__setattr__(self, "order", order)
-            if sorted(order) != list(range(1, self.seats + 1)):
-                raise ValueError(f"order must name every seat 1..{self.seats} once")
+        check_table(self)
 
     @property
     def rules(self) -> ProfileRules:

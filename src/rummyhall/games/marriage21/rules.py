@@ -19,6 +19,7 @@ from rummyhall.games.rummy.rules import (
     ProfileRules,
     ShoeSize,
     Timers,
+    check_table,
     config_from_json,
     config_to_json,
 )
@@ -70,15 +71,7 @@ class Marriage21Config:
         rules = STANDARD
         if not rules.min_seats <= self.seats <= rules.max_seats:
             raise ValueError(f"Marriage tables seat {rules.min_seats} to {rules.max_seats} players")
-        if self.point_value < 1:
-            raise ValueError("the point value must be at least 1 chip")
-        if self.turn_ms <= 0 or self.declare_ms <= 0 or self.extra_ms < 0:
-            raise ValueError("turn and declare times must be positive, extra time not negative")
-        if self.order is not None:
-            order = tuple(self.order)
-            object.__setattr__(self, "order", order)
-            if sorted(order) != list(range(1, self.seats + 1)):
-                raise ValueError(f"order must name every seat 1..{self.seats} once")
+        check_table(self)
 
     # What the rummy engine reads (RummyConfig) that Marriage does not vary.
     @property

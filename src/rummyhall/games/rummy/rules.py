@@ -178,3 +178,17 @@ def config_from_json(cls: type[C], data: Mapping[str, Any]) -> C:
     if values.get("order") is not None:
         values["order"] = tuple(int(seat) for seat in values["order"])
     return cls(**values)
+
+
+def check_table(config: Any) -> None:
+    """The checks every rummy config dataclass makes of what all tables have (point value, timers,
+    turn order); it stores ``order`` as a tuple. Raises ValueError with a message for people."""
+    if config.point_value < 1:
+        raise ValueError("the point value must be at least 1 chip")
+    if config.turn_ms <= 0 or config.declare_ms <= 0 or config.extra_ms < 0:
+        raise ValueError("turn and declare times must be positive, extra time not negative")
+    if config.order is not None:
+        order = tuple(config.order)
+        object.__setattr__(config, "order", order)
+        if sorted(order) != list(range(1, config.seats + 1)):
+            raise ValueError(f"order must name every seat 1..{config.seats} once")
