@@ -375,3 +375,48 @@ def test_three_packs_and_twenty_one_cards_each() -> None:
     census = t.game.census()
     assert sum(len(cards) for cards in census.values()) == 159
     assert t.view(None)["closed"] == 159 - 6 * 21 - 1  # the open card out, the cut under
+
+
+def test_a_declaration_not_shown_in_time_is_wrong_and_still_exchanges() -> None:
+    """The declarer's timer runs out before they confirm their groups: a wrong declaration
+    (120), nothing shown, and with two players the other wins; the declarer's value cards (the
+    hand it held, its finish card aside) still count."""
+    t = table(2, [MARRIAGE_50, "..."], "JK", stock="7H")
+    t.play(
+        """
+        p1 draw closed
+        p1 declare 7H
+        """
+    )
+    deadline = t.game.awaited()[0].deadline
+    assert deadline == 3000 + 45_000 + 45_000  # the declare time and the extra-time bank
+    t.do(f"p1 timeout @{deadline - 1} ! too_early")
+    t.do(f"p1 timeout @{deadline}")
+    declaration = next(e for e in t.last if e.kind == "declaration")
+    assert declaration.data == {
+        "seat": 1,
+        "valid": False,
+        "reason": "declare timeout",
+        "score": 120,
+    }
+    summary = t.game.view(None)["history"][-1]
+    assert summary["winner"] == 2 and summary["how"]["1"] == "wrong declaration"
+    assert summary["values"]["1"]["marriages"] == 1
+    # Seat 1 pays 120 and collects its marriage's 100 from seat 2.
+    assert nets(t) == {1: -20, 2: 20}
+
+
+def test_a_show_not_confirmed_in_time_scores_the_last_arrangement() -> None:
+    junk = "3H 4C 6S 8D 9H JC QD KC 10S 7H 3C 4H"
+    pures = "4D 5D 6D | 7C 8C 9C | 10H JH QH"
+    hand = f"{junk} {pures.replace('|', '')}"
+    t = table(2, [WINNER_AS, hand], "JK", stock=STOCK)
+    t.do(f"p2 group {junk} | {pures}")  # arranging is allowed at any time, even off turn
+    declare_after_a_round(t, WINNER_GROUPS)
+    deadline = t.game.awaited()[0].deadline
+    # Declared at 8000 (the group took a step): the show time and the extra-time bank.
+    assert t.game.awaited()[0].seat == 2 and deadline == 8000 + 45_000 + 45_000
+    t.do(f"p2 timeout @{deadline}")
+    summary = t.game.view(None)["history"][-1]
+    assert summary["how"]["2"] == "arrangement"
+    assert summary["scores"]["2"] == 84  # three pure sequences: only the loose cards count
