@@ -138,7 +138,13 @@ def test_a_marriage_deal_on_a_phone(
         assert sorted(held) == sorted(view["hand"]) and len(held) == 22
         if not checked:
             # 22 cards on a 390 px phone: nothing off the screen, every card can be touched,
-            # and every value card in the hand carries its badge.
+            # and every value card in the hand carries its badge. (Once the drawn card has slid
+            # into place: mid-animation another card can be under a card's strip.)
+            page.wait_for_function(
+                """() => !document.getAnimations().some(a => a.playState === 'running'
+                    && a.effect && a.effect.target && a.effect.target.closest
+                    && a.effect.target.closest('[data-testid="hand"]'))"""
+            )
             assert layout_problems(page) == []
             for index, card in enumerate(view["value_cards"]):
                 badges = page.locator(
