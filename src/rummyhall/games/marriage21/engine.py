@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from rummyhall.cards import Card, from_code
 from rummyhall.games.marriage21.rules import Marriage21Config
-from rummyhall.games.marriage21.settle import Holding, Settlement, settle
+from rummyhall.games.marriage21.settle import Holding, settle
 from rummyhall.games.protocol import DEFAULT_VIEWS, Event, Posting, Result, ViewShape
 from rummyhall.games.rummy.engine import DROPPED, REMOVED, SHOWN, WON, WRONG, RummyGame
 from rummyhall.games.rummy.views import DealSummary, RummyView
@@ -41,7 +41,6 @@ class Marriage21(RummyGame):
     def __init__(self, config: Marriage21Config | None = None) -> None:
         self.marriage = config or Marriage21Config()
         super().__init__(self.marriage)
-        self.settlement: Settlement | None = None
 
     @classmethod
     def create(cls, config: Mapping[str, Any]) -> Marriage21:
@@ -78,7 +77,6 @@ class Marriage21(RummyGame):
                 assert player.status in (DROPPED, REMOVED), player.status
         values = self.marriage.values
         settlement = settle(winner, losses, holdings, scores=values, net_cap=self.marriage.net_cap)
-        self.settlement = settlement
         summary["values"] = {
             str(seat): {
                 "cut": held.cut,
@@ -104,15 +102,13 @@ class Marriage21(RummyGame):
     def _finish_points(self, winner: int, scores: Mapping[int, int], events: list[Event]) -> None:
         """The deal's result: each seat's net (card points, value cards, caps), in chips at the
         table's point value."""
-        settlement = self.settlement
-        assert settlement is not None
+        # The deal's summary (just published, :meth:`_summarize`) holds every seat's net.
+        nets = {int(seat): line["net"] for seat, line in self.history[-1]["settlement"].items()}
         value = self.config.point_value
-        postings = tuple(
-            Posting(f"seat:{seat}", net * value) for seat, net in settlement.net.items() if net
-        )
+        postings = tuple(Posting(f"seat:{seat}", net * value) for seat, net in nets.items() if net)
         self._over(
             Result(
-                points={s: settlement.net.get(s, 0) for s in self.players},
+                points={s: nets.get(s, 0) for s in self.players},
                 winners=(winner,),
                 postings=postings,
                 detail={"deals": list(self.history)},

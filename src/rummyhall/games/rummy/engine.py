@@ -12,7 +12,7 @@ Actions (seat ``N`` is ``pN`` in notation, the house ``p0``)::
                                  refill of an empty closed deck
     draw open | draw closed      take the top card of the open pile or of the closed deck
     discard 7H                   end the turn by throwing a card on the open pile
-    declare 7H                   put a card in the finish slot; then ``show`` the 13 others
+    declare 7H                   put a card in the finish slot; then ``show`` the others
     declare 7H | AS 2S 3S | ...  the same, with the groups at once
     show AS 2S 3S | ...          confirm groups (the declarer, then every loser)
     group AS 2S 3S | ...         arrange one's own cards (not a move; any time during a deal)
@@ -830,9 +830,9 @@ class RummyGame(Game):
             data["discarded"] = str(thrown)
         events.append(Event("missed", data))
         if player.missed >= self.common.missed_turn_limit:
-            self._leave(player, REMOVED, self.config.drops.middle, "missed turns")
-            removed = RemovedEvent(seat=player.seat, score=self.config.drops.middle)
-            events.append(Event("removed", removed))
+            score = self.config.drops.middle
+            self._leave(player, REMOVED, score, "missed turns")
+            events.append(Event("removed", RemovedEvent(seat=player.seat, score=score)))
         self._next_turn(at, events)
 
     def _judge(
@@ -887,8 +887,8 @@ class RummyGame(Game):
         else:
             player.finish = None
         self.dead.append(finish)
-        self._leave(player, WRONG, self.common.wrong_declaration, "wrong declaration")
-        data["score"] = self.common.wrong_declaration
+        data["score"] = score = self.common.wrong_declaration
+        self._leave(player, WRONG, score, "wrong declaration")
         events.append(Event("declaration", data))
         self.declarer = None
         self.phase = PLAY
