@@ -4,9 +4,9 @@ winning and 2-point shapes (the solver's ``marriage21`` meld profile judges them
 settlement: value cards and marriages paid between the seats still in the deal, and the net loss
 cap (:mod:`rummyhall.games.marriage21.settle`).
 
-The rules are docs/rules/marriage-rummy-21.md; the numbers and the config live in
+The rules are docs/rules/marriage-21.md; the numbers and the config live in
 :mod:`rummyhall.games.marriage21.rules`. Where the rules say nothing, the engine decides so (and
-docs/rules/marriage-rummy-21.md says it in words):
+docs/rules/marriage-21.md says it in words):
 
 * a deal is a game: one deal for points at the table's point value, then the next game;
 * a wrong declaration costs 120 and play goes on without the declarer, as in 13-card rummy; the

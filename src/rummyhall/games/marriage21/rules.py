@@ -1,7 +1,7 @@
 """The numbers and the config of 21-card Marriage Rummy as typed, frozen data (DESIGN.md,
 principle 6). The shared rummy engine reads them through :class:`Marriage21Config`; the value
 cards' scores and the net loss cap are in :mod:`rummyhall.games.marriage21.settle`.
-Sources: docs/rules/marriage-rummy-21.md and the Marriage section of shared/rules/DECISIONS.md.
+Sources: docs/rules/marriage-21.md and the Marriage section of shared/rules/DECISIONS.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ cards: how many deals had a marriage, and how often the net loss cap cut a payme
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from rummyhall.games.marriage21.rules import STANDARD, Marriage21Config
@@ -24,6 +25,8 @@ class Marriage21Tally(RummyTally):
     """Value points that changed hands, before the cap."""
     capped: int = 0
     """Seats whose payments the net loss cap cut."""
+    net: Counter[int] = field(default_factory=Counter)
+    """Every seat's net points over the run, value cards and caps included (sums to zero)."""
 
     def config(self, *, profile: str, mode: str, entry_fee: int) -> Marriage21Config:
         if profile != STANDARD.name or mode != "points":
@@ -36,19 +39,23 @@ class Marriage21Tally(RummyTally):
         summary = data_of(event, DealSummary)
         for holding in summary.get("values", {}).values():
             self.marriages += holding["marriages"]
-        for line in summary.get("settlement", {}).values():
+        for seat, line in summary.get("settlement", {}).items():
             self.value_points += line["received"]
             self.capped += line["cap_relief"] > 0
+            self.net[int(seat)] += line["net"]
 
     def extra_figures(self, report: SimReport) -> dict[str, Any]:
         return {
             "marriages": self.marriages,
             "value_points": self.value_points,
             "capped": self.capped,
+            "net": dict(self.net),
         }
 
     def extra_lines(self, report: SimReport) -> list[str]:
+        seats = range(1, self.seats + 1)
         return [
+            "  net      " + "".join(f"{self.net[seat]:>8}" for seat in seats),
             f"  value cards: {self.value_points} points changed hands, {self.marriages} marriages "
-            f"held, the net loss cap cut {self.capped} seat(s)"
+            f"held, the net loss cap cut {self.capped} seat(s)",
         ]

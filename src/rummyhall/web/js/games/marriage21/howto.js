@@ -1,5 +1,5 @@
 // "How to play" for 21-card Marriage Rummy, in our own words (the rules in full:
-// docs/rules/marriage-rummy-21.md). The numbers are the engine's
+// docs/rules/marriage-21.md). The numbers are the engine's
 // (src/rummyhall/games/marriage21/rules.py and settle.py); keep them in step.
 //
 // Shape: {title, summary, sections: [{heading, items: [[term, words], ...]}]}
