@@ -58,6 +58,28 @@ def stacked(
     return (*tossed, *rounds, *head, *left)
 
 
+def deck51(hands: Sequence[str], stock: str = "") -> tuple[Card, ...]:
+    """A Rummy 51 deck (two packs and four jokers, top card first) that deals ``hands`` (the
+    first mover's 15 cards first, then 14 for each other seat in turn order; one card at a time
+    round them) and whose stock starts with ``stock`` (top first); the rest of the shoe follows
+    in canonical order."""
+    left = shoe(2, 2)
+
+    def take(text: str) -> Card:
+        wanted = parse(text)
+        for index, card in enumerate(left):
+            if card == wanted:
+                return left.pop(index)
+        raise ValueError(f"the shoe has no copy of {text} left")
+
+    dealt = [[take(token) for token in hand.split()] for hand in hands]
+    sizes = [len(hand) for hand in dealt]
+    if sizes != [15] + [14] * (len(dealt) - 1):
+        raise ValueError(f"deal 15 cards to the first mover and 14 to the others, not {sizes}")
+    rounds = [hand[i] for i in range(15) for hand in dealt if i < len(hand)]
+    return (*rounds, *(take(token) for token in stock.split()), *left)
+
+
 def patti_deck(hands: Sequence[str], open_card: str, closed_card: str) -> tuple[Card, ...]:
     """A Rummy Patti deck (one pack, top card first) that deals ``hands`` (3 cards each, first
     player's first; one card at a time round them), then ``open_card`` and ``closed_card``; the

@@ -139,7 +139,7 @@ def _fields(
         if "seat" in node and viewer is not None and node.get("seat") == viewer and path:
             repeat = True
         for key, value in node.items():
-            if key in skip:
+            if key in skip or key in shape.names:
                 continue
             _fields(
                 value,

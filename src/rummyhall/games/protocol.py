@@ -66,6 +66,25 @@ class ResultView(TypedDict):
     detail: dict[str, Any]
 
 
+class TableGroupView(TypedDict):
+    """A group of cards laid open on the table, which every seat sees and, in the games that allow
+    it, every seat may change (Rummy 51's sets and runs: a card laid off, a joker swapped). Any
+    game with open melds shows them as a view's ``table``, a list of these, and names one in its
+    actions by ``id`` (``add 3 7H``, ``swap 3 7H``: docs/records.md).
+
+    ``id`` is the group's number at the table, from 1 in the order groups were laid down; it
+    never changes. ``owner`` is the seat that laid it down, ``kind`` the game's name for it.
+    ``cards`` are in table order (a run low to high). ``stands`` says, card by card, what a joker
+    stands for (None for an ordinary card): names of cards, not cards, so the leak check of
+    :mod:`rummyhall.games.invariants` skips them (:attr:`ViewShape.names`)."""
+
+    id: int
+    owner: int
+    kind: str
+    cards: list[str]
+    stands: list[str | None]
+
+
 class GameError(Exception):
     """An action the engine refuses. ``code`` is stable (clients translate it), ``message`` is
     for people. The game's state is unchanged."""
@@ -272,15 +291,49 @@ class ViewShape:
     every view. ``repeats``: keys whose cards repeat other parts of the same view (a player's own
     arrangement repeats their hand); each is checked on its own instead of being added up. An entry
     of a list of seats whose ``seat`` is the viewer repeats the viewer's own cards too.
-    ``event_past``: keys inside event data that describe earlier deals."""
+    ``event_past``: keys inside event data that describe earlier deals. ``names``: keys, at any
+    depth of a view or an event, whose values name cards without showing any (what a joker on the
+    table stands for: :class:`TableGroupView`); never counted."""
 
     past: frozenset[str] = frozenset({"history", "result", "toss", "cut"})
     repeats: frozenset[str] = frozenset({"arrangement"})
     event_past: frozenset[str] = frozenset({"deals", "history"})
+    names: frozenset[str] = frozenset()
 
 
 DEFAULT_VIEWS: Final = ViewShape()
 """The rummy games' view shape, every engine's default."""
+
+
+def as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
+    """``deck`` as an order of exactly the physical ``cards``, or None if it is not one. A card
+    with a copy number must be that very copy; a plain one (copy 0) takes the first copy of its
+    value still unused, so a house that only sees values (a view) can deal too. Linear: one pass
+    to index ``cards`` by value, one over ``deck``."""
+    if len(deck) != len(cards):
+        return None
+    by_value: dict[int, list[int]] = {}
+    for position, card in enumerate(cards):
+        by_value.setdefault(card.code, []).append(position)
+    used = [False] * len(cards)
+    first_free: dict[int, int] = {}
+    order: list[Card] = []
+    for card in deck:
+        places = by_value.get(card.code, [])
+        index: int | None
+        if card.copy:
+            index = next((i for i in places if cards[i].copy == card.copy), None)
+        else:
+            at = first_free.get(card.code, 0)
+            while at < len(places) and used[places[at]]:
+                at += 1
+            first_free[card.code] = at
+            index = places[at] if at < len(places) else None
+        if index is None or used[index]:
+            return None
+        used[index] = True
+        order.append(cards[index])
+    return order
 
 
 def same_cards(a: Sequence[Card], b: Sequence[Card]) -> bool:

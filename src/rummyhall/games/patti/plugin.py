@@ -23,7 +23,6 @@ PLUGIN: Final = GamePlugin(
     engine=Patti,
     bot=make_bot,
     rooms=ROOMS,
-    # The parts below still live outside this folder (issue 16 moves them in, one by one).
     terminal="rummyhall.games.patti.terminal:start",
     tally="rummyhall.games.patti.tally:PattiTally",
     text="rummyhall.games.patti.text:PattiText",

@@ -72,6 +72,7 @@ from rummyhall.games.protocol import (
     TooEarly,
     TooLate,
     UnknownSeat,
+    as_dealt,
     same_cards,
 )
 from rummyhall.games.rummy.events import (
@@ -182,23 +183,6 @@ class _Player:
     """Has drawn at least once this deal (a drop is then a middle drop)."""
     total: int = 0
     """Pool: running total."""
-
-
-def _as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
-    """``deck`` as an order of exactly the physical ``cards``, or None if it is not one. A card
-    with a copy number must be that very copy; a plain one (copy 0) takes the first copy of its
-    value still unused, so a house that only sees values (a view) can deal too."""
-    left = list(cards)
-    order: list[Card] = []
-    for card in deck:
-        index = next(
-            (i for i, have in enumerate(left) if have == card and card.copy in (0, have.copy)),
-            None,
-        )
-        if index is None:
-            return None
-        order.append(left.pop(index))
-    return None if left else order
 
 
 def _same(a: Card, b: Card) -> bool:
@@ -385,7 +369,7 @@ class RummyGame(Game):
 
     def _new_deal(self, deal: Deal, at: int) -> list[Event]:
         decks, jokers = self.shoe()
-        deck = _as_dealt(deal.deck, shoe(decks, jokers))
+        deck = as_dealt(deal.deck, shoe(decks, jokers))
         if deck is None:
             raise InvalidCards(
                 f"a deal must hold exactly the shoe: {decks} decks with {jokers} printed "
@@ -513,7 +497,7 @@ class RummyGame(Game):
 
     def _reshuffle(self, deal: Deal, at: int) -> list[Event]:
         under = [entry.card for entry in self.pile[:-1]]
-        stock = _as_dealt(deal.deck, under)
+        stock = as_dealt(deal.deck, under)
         if stock is None:
             raise InvalidCards(
                 f"a refill must hold exactly the {len(under)} cards of the open pile under its "
