@@ -22,7 +22,6 @@ from rummyhall.cards import (
     parse_cards,
     parse_groups,
     parse_physical,
-    rummy51_points,
     shoe,
     sort_key,
 )
@@ -217,14 +216,12 @@ def test_physical_round_trip_over_a_shoe() -> None:
 )
 def test_points(text: str, indian: int, rummy51: int) -> None:
     assert indian_points(parse(text)) == indian
-    assert rummy51_points(parse(text)) == rummy51
 
 
 def test_points_of_every_card() -> None:
     for card in ALL_CARDS[:-1]:
         expected = 10 if card.rank in (1, 10, 11, 12, 13) else card.rank
         assert indian_points(card) == expected
-        assert rummy51_points(card) == expected
 
 
 def test_parse_cards() -> None:

@@ -33,7 +33,7 @@ GAMES = Path(rummyhall.games.__file__).resolve().parent
 
 
 def test_the_catalog_lists_the_games_with_everything_they_need() -> None:
-    assert catalog.names() == ["indian13", "marriage21", "patti"]
+    assert catalog.names() == ["indian13", "marriage21", "rummy51", "patti"]
     for plugin in catalog.games():
         assert (GAMES / plugin.name / "plugin.py").is_file()
         assert issubclass(plugin.engine, Game) and plugin.engine.name == plugin.name
@@ -51,7 +51,7 @@ def test_the_catalog_lists_the_games_with_everything_they_need() -> None:
 
 def test_an_unknown_game_is_named_with_the_known_ones() -> None:
     with pytest.raises(
-        UnknownGame, match=r"unknown game 'chess'; known: indian13, marriage21, patti"
+        UnknownGame, match=r"unknown game 'chess'; known: indian13, marriage21, patti, rummy51"
     ):
         catalog.get("chess")
     with pytest.raises(ValueError, match="unknown game 'chess'"):
@@ -60,7 +60,10 @@ def test_an_unknown_game_is_named_with_the_known_ones() -> None:
 
 def test_rooms_come_from_the_games_in_lobby_order() -> None:
     rooms = catalog.rooms()
-    assert rooms == tuple(room for plugin in catalog.games() for room in plugin.rooms)
+    assert rooms == tuple(room for plugin in catalog.offered() for room in plugin.rooms)
+    # A game without its browser table yet is known but not offered: no rooms of it.
+    assert [p.name for p in catalog.games() if p not in catalog.offered()] == ["rummy51"]
+    assert all(room.game != "rummy51" for room in rooms)
     assert len({room.key for room in rooms}) == len(rooms)
     assert [room.key for room in rooms][:1] == ["indian13-classic-points-1-2p"]
     assert catalog.default() is catalog.games()[0]
@@ -97,7 +100,7 @@ def test_a_new_folder_is_a_new_game(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(rummyhall.games, "__path__", [*rummyhall.games.__path__, str(tmp_path)])
     catalog._discover.cache_clear()
     try:
-        assert catalog.names() == ["indian13", "marriage21", "patti", "demo13"]
+        assert catalog.names() == ["indian13", "marriage21", "rummy51", "patti", "demo13"]
         assert game_class("demo13").name == "demo13"
         assert catalog.default().name == "indian13"
     finally:
@@ -105,7 +108,7 @@ def test_a_new_folder_is_a_new_game(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             del sys.modules[module]
         monkeypatch.undo()
         catalog._discover.cache_clear()
-    assert catalog.names() == ["indian13", "marriage21", "patti"]
+    assert catalog.names() == ["indian13", "marriage21", "rummy51", "patti"]
 
 
 def test_a_plugin_must_be_consistent() -> None:

@@ -213,13 +213,5 @@ def indian_points(card: Card) -> int:
     return 10 if card.rank == ACE or card.rank >= 10 else card.rank
 
 
-def rummy51_points(card: Card) -> int:
-    """Points of a card left in hand at the end of Rummy 51: 2-9 their number, 10/J/Q/K/A 10, and a
-    joker 20. (In a meld a joker is worth the card it stands for; that is the engine's business.)"""
-    if card.suit is None:
-        return 20
-    return 10 if card.rank == ACE or card.rank >= 10 else card.rank
-
-
 CODE_POINTS: Final = tuple(indian_points(from_code(code)) for code in range(JOKER_CODE + 1))
 """:func:`indian_points` by card code, for the solver's inner loops."""

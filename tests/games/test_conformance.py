@@ -29,6 +29,9 @@ from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.patti.views import PattiView
 from rummyhall.games.protocol import Game
+from rummyhall.games.rummy51.bot import Rummy51Bot
+from rummyhall.games.rummy51.engine import Rummy51
+from rummyhall.games.rummy51.rules import Rummy51Config
 from scenarios import Table, stacked
 
 SOAK = os.environ.get("RUMMYHALL_SOAK") == "1"
@@ -463,12 +466,109 @@ def test_patti_conformance_soak(style: str) -> None:
         assert report.games == 60
 
 
+def rummy51_noise(game: Game, rng: random.Random) -> list[Attempt]:
+    """Attempts specific to Rummy 51, all refused: cards the mover does not hold (to discard,
+    open, lay off or swap), groups not on the table, a put-back with nothing taken, and anything
+    laid down by a seat not to move."""
+    view: dict[str, Any] = game.view(None)
+    attempts: list[Attempt] = []
+    mover = view["turn"] if view["phase"] == "play" else None
+    seat = rng.randrange(1, game.seats + 1)
+    if seat != mover:
+        attempts.append((seat, "open 6S 7S 8S | 10D 10C 10H", False))
+        attempts.append((seat, "add 1 7H", False))
+    if mover is None:
+        return attempts
+    mine: dict[str, Any] = game.view(mover)
+    hand: list[str] = list(mine["hand"])
+    absent = _not_held(hand, rng)
+    attempts.append((mover, f"discard {absent}", False))
+    attempts.append((mover, f"open {absent} {absent} {absent}", False))
+    attempts.append((mover, f"add {len(view['table']) + 1} {rng.choice(hand)}", False))
+    attempts.append((mover, f"swap {len(view['table']) + 1} {rng.choice(hand)}", False))
+    if not mine["must_open"]:
+        attempts.append((mover, "return", False))
+    if view["table"]:
+        attempts.append((mover, f"add 1 {absent}", False))
+    return attempts
+
+
+class Hoarder:
+    """A Rummy 51 bot that lays nothing down until it has seen the stock refilled, so that games
+    run the stock dry."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = Rummy51Bot(seed=seed)
+        self.closed: int | None = None
+        self.refilled = False
+
+    def act(self, view: dict[str, Any]) -> str | None:
+        closed = view.get("closed")
+        if isinstance(closed, int):
+            self.refilled |= self.closed is not None and closed > self.closed
+            self.closed = closed
+        action = self.bot.act(view)
+        while not self.refilled and action is not None and _lays(action):
+            action = self.bot.act(view)  # the bot never repeats itself: its next choice
+        return action
+
+
+def _lays(action: str) -> bool:
+    """What a :class:`Hoarder` holds back: laying cards down, and taking the discard."""
+    return action.split(maxsplit=1)[0] in ("open", "meld", "add", "swap") or action == "draw open"
+
+
+# (seats, games, style) of Rummy 51: every table size; "hoarder" tables run the stock dry,
+# "sleepy" ones time out a lot.
+RUMMY51_SLICE = [
+    (2, 6, ""),
+    (3, 3, "sleepy"),
+    (4, 4, ""),
+    (2, 1, "hoarder"),
+    (5, 2, ""),
+    (6, 2, "sleepy"),
+]
+
+RUMMY51_TOTALS: Counter[str] = Counter()
+
+
+@pytest.mark.parametrize(("seats", "games", "style"), RUMMY51_SLICE)
+def test_rummy51_conformance(seats: int, games: int, style: str) -> None:
+    first = 8000 + 100 * seats + 10 * len(style)
+
+    def make_bot(seat: int, seed: int) -> Bot:
+        if style == "hoarder":
+            return Hoarder(seed * 10 + seat)
+        return Rummy51Bot(seed=seed * 10 + seat)
+
+    report = run_conformance(
+        lambda seed: Rummy51(Rummy51Config(seats=seats, stake=10)),
+        make_bot,
+        range(first, first + games),
+        extra_noise=rummy51_noise,
+        timeouts=0.3 if style == "sleepy" else 0.03,
+    )
+    assert report.games == games
+    assert report.typed_views == report.actions > 0
+    assert report.typed_events > report.actions
+    RUMMY51_TOTALS.update(report.events)
+    RUMMY51_TOTALS.update(f"code:{code}" for code in report.codes.elements())
+
+
+def test_the_rummy51_slice_covers_the_rules() -> None:
+    if not RUMMY51_TOTALS:
+        pytest.skip("runs after the Rummy 51 conformance slice")
+    kinds = ("deal", "open", "meld", "add", "swap", "timeout", "reshuffle", "game_end")
+    assert [kind for kind in kinds if not RUMMY51_TOTALS[kind]] == []
+
+
 # --- every game of the catalog ----------------------------------------------------------------
 
 NOISE: dict[str, ExtraNoise] = {
     "indian13": indian13_noise,
     "marriage21": indian13_noise,  # the rummy family's noise: the same actions and views
     "patti": patti_noise,
+    "rummy51": rummy51_noise,
 }
 """Each game's own noise (attempts its rules must refuse), by name; a game without runs with the
 suite's generic noise only."""
@@ -477,6 +577,7 @@ SLICES: dict[str, Any] = {
     "indian13": test_indian13_conformance,
     "marriage21": test_marriage21_conformance,
     "patti": test_patti_conformance,
+    "rummy51": test_rummy51_conformance,
 }
 """The games with their own slice above (every table size, rule-specific styles), by name
 (tests/games/test_game_completeness.py checks that every game of the catalog has one)."""

@@ -28,9 +28,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final, cast
 
-from rummyhall.cards import Card, format_cards, parse, rummy51_points
+from rummyhall.cards import Card, format_cards, parse
 from rummyhall.games.rummy51.groups import Group
 from rummyhall.games.rummy51.opening import best_opening
+from rummyhall.games.rummy51.rules import hand_points
 from rummyhall.games.rummy51.views import Rummy51View
 
 TAKE_GAIN: Final = 10
@@ -177,7 +178,7 @@ class Rummy51Bot:
                 yield "meld " + _groups_text(melds.groups)
         if len(hand) > 1:
             natural = [card for card in hand if not card.is_joker]
-            for card in sorted(natural, key=lambda c: -rummy51_points(c)):
+            for card in sorted(natural, key=lambda c: -hand_points(c)):
                 for number, group in table:
                     if group.add(card) is not None:
                         yield f"add {number} {card}"
@@ -199,7 +200,7 @@ class Rummy51Bot:
             yield f"discard {natural[0]} JK"
 
         def cost(card: Card) -> tuple[int, int, int]:
-            return (_worth(card, hand) - rummy51_points(card), -rummy51_points(card), card.code)
+            return (_worth(card, hand) - hand_points(card), -hand_points(card), card.code)
 
         seen: set[str] = set()
         for card in sorted(natural, key=cost):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from rummyhall.cards import Card, CardError, parse, parse_groups, rummy51_points, shoe, sort_key
+from rummyhall.cards import Card, CardError, parse, parse_groups, shoe, sort_key
 from rummyhall.games.protocol import (
     HOUSE,
     JSON,
@@ -71,6 +71,7 @@ from rummyhall.games.rummy51.rules import (
     OPENING,
     WIN_SCORE,
     Rummy51Config,
+    hand_points,
     next_first,
 )
 from rummyhall.games.rummy51.views import OpeningHintView, PlaceView, Rummy51SeatView, Rummy51View
@@ -490,10 +491,11 @@ class Rummy51(Game):
             self.taken = self.drew = None
             self.drawn = False
         drew = not self.drawn
+        drawn: Card | None = None
         if drew:
             # The stock is never empty at a turn's start: the house refills it first.
-            self.drew = self.stock.pop(0)
-            player.hand.append(self.drew)
+            drawn = self.drew = self.stock.pop(0)
+            player.hand.append(drawn)
             self.drawn = True
         throw = self._timeout_card(player)
         self._lose(player, throw)
@@ -505,9 +507,8 @@ class Rummy51(Game):
             discarded=" ".join(str(card) for card in throw),
         )
         events = [Event("timeout", data)]
-        if drew:
-            assert self.drew is not None
-            events.append(Event("drew", DrewEvent(card=str(self.drew)), to=frozenset({seat})))
+        if drawn is not None:
+            events.append(Event("drew", DrewEvent(card=str(drawn)), to=frozenset({seat})))
         self._after_discard(player, at, events)
         return events
 
@@ -618,7 +619,7 @@ class Rummy51(Game):
         natural = [card for card in player.hand if not card.is_joker]
         if not natural:
             return list(player.hand)
-        return [max(natural, key=lambda card: (rummy51_points(card), sort_key(card)))]
+        return [max(natural, key=lambda card: (hand_points(card), sort_key(card)))]
 
     def _after_discard(self, player: _Player, at: int, events: list[Event]) -> None:
         if not player.hand:
@@ -662,7 +663,7 @@ class Rummy51(Game):
                 scores[seat] = WIN_SCORE
                 rummy = player.opened_turn == self.turn_index
             elif player.opened:
-                scores[seat] = sum(rummy51_points(card) for card in player.hand)
+                scores[seat] = sum(hand_points(card) for card in player.hand)
             else:
                 scores[seat] = NEVER_OPENED
         start = self.order.index(winner) if winner is not None else 0

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from rummyhall.cards import ACE, Card
 from rummyhall.games.protocol import JSON
 
 MIN_SEATS: Final = 2
@@ -30,6 +31,8 @@ NEVER_OPENED: Final = 100
 CARDS_THROWN_FROM: Final = 15
 """Cards thrown = this less the cards left in hand at the end, at least 0 (the room's clover
 points count them)."""
+JOKER_IN_HAND: Final = 20
+"""What a joker still held at the end costs (in a group it is worth the card it stands for)."""
 TURN_MS: Final = 30_000
 """The default turn time (the rules page sets none; docs/rules/rummy-51.md says ours)."""
 
@@ -71,3 +74,10 @@ class Rummy51Config:
 def next_first(first: int, seats: int) -> int:
     """The seat that moves first in the next game: one seat on, round the table."""
     return first % seats + 1
+
+
+def hand_points(card: Card) -> int:
+    """What a card left in hand at the end costs: 2-9 their number, 10/J/Q/K/A 10, a joker 20."""
+    if card.is_joker:
+        return JOKER_IN_HAND
+    return 10 if card.rank == ACE or card.rank >= 10 else card.rank
