@@ -171,7 +171,7 @@ def test_a_game_to_its_end_against_the_real_bots(
     assert "Game 1: p2 Asha moves first" in out
     assert "── Game 1 over" in out and " goes out" in out
     assert "never opened: " in out and " chips  out" in out
-    assert "verify-deal --decks 2 --jokers 2 recomputes the deck" in out
+    assert "Client seed test, nonce 0 (rummyhall verify-deal --decks 2 --jokers 2 checks" in out
     assert "Enter: game 2 · q: quit" in out
     assert "Game 2: p3 Ravi moves first" in out  # the first move passed on
     summary = out.split("── Session · ")[1]

@@ -593,13 +593,21 @@ class Rummy51Table(TerminalBase[Rummy51, Rummy51View]):
                 + st.dim(" · hint shows it")
             )
         if view["may_take_open"] and not view["first_round"] and not opened and top is not None:
-            hand = _cards(view.get("hand", []))
-            with_top = best_opening([*hand, parse(top)], keep=1, opening=True)
+            cards = _cards(view.get("hand", []))
+            with_top = best_opening([*cards, parse(top)], keep=1, opening=True)
             lines.append(
                 f" Taking the {st.card(top)} obliges you to open this turn; with it your "
                 f"best opening is {self._against(with_top.value)}."
             )
-        if opened and view["drawn"]:
+        hand = view.get("hand", [])
+        natural = [card for card in hand if card != "JK"]
+        if opened and view["drawn"] and len(hand) == 1:
+            lines.append(st.green(f" Throw your last card to go out: x {hand[0]}"))
+        elif opened and view["drawn"] and len(hand) == 2 and len(natural) == 1:
+            lines.append(
+                st.green(f" Bury the joker under your last card to go out: x {natural[0]} JK")
+            )
+        elif opened and view["drawn"]:
             lines.append(" You have opened: lay down (m), add (a), swap jokers (s), then throw.")
         lines.append(st.dim(" " + self._commands(view, opened) + " · hint · h help · q quit"))
         return lines
@@ -659,16 +667,17 @@ class Rummy51Table(TerminalBase[Rummy51, Rummy51View]):
         if event.kind == "deal":
             line += "\n" + self.style.dim(f" Commitment  {fair.commitment}")
         elif event.kind == "game_over":
-            refills = (
-                f"; its {self.refills} refill(s) of the stock too, with --refill"
-                if self.refills
-                else ""
-            )
-            line += "\n" + self.style.dim(
-                f" Server seed {fair.server_seed.hex()}\n (client seed {fair.client_seed}, "
-                f"nonce {fair.nonce}: rummyhall verify-deal --decks 2 --jokers 2 recomputes the "
-                f"deck{refills})"
-            )
+            lines = [
+                f" Server seed {fair.server_seed.hex()}",
+                f" Client seed {fair.client_seed}, nonce {fair.nonce} (rummyhall verify-deal "
+                "--decks 2 --jokers 2 checks the deck)",
+            ]
+            if self.refills:
+                lines.append(
+                    f" The stock was refilled {self.refills} time(s) from the same seeds "
+                    "(verify-deal --refill checks each)"
+                )
+            line += "\n" + self.style.dim("\n".join(lines))
         return line
 
     # --- the session's end ---------------------------------------------------------------------

@@ -152,11 +152,12 @@ class Rummy51Text(GameText[Rummy51View]):
                 + v.subject(late["seat"], "run out of time", "runs out of time")
                 + f"{put_back} throwing {v.cards(late['discarded'].split())}"
             )
-        if kind == "closed_empty":
-            return v.dim(" The stock is empty: the discard pile under its top card is shuffled.")
         if kind == "reshuffle":
             closed = data_of(event, ReshuffleEvent)["closed"]
-            return v.dim(f" The stock is refilled: {closed} cards.")
+            return v.dim(
+                f" The stock ran out: the discard pile under its top card, shuffled, is the new "
+                f"stock ({closed} cards)."
+            )
         if kind == "game_end":
             return self._head(data_of(event, GameEndEvent))
         if kind == "game_over":
