@@ -63,7 +63,7 @@ Commands (cards as 7H, 10S, QD, JK; groups separated by |; [3] is group 3 on the
   s 3 7H          swap: put the 7H in place of the joker of [3] that stands for it, take the joker
   x 7H            throw the 7H (ends your turn)     x       throw the card you just drew
   x 7H JK         throw the 7H with a joker buried under it (nobody can take the joker)
-  r               put back the discard you took without opening, and draw from the stock
+  r               put back the discard you took without opening (then draw from the stock)
   hint            the best opening in your hand (after opening: groups and lay-offs you have)
   h               this help        q    quit        Enter    show the table again
 Any other line is sent to the engine as notation, e.g. "draw closed" or "add 3 7H high".
