@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from rummyhall.bots import Bot
-from rummyhall.catalog import GamePlugin
+from rummyhall.catalog import CliOption, GamePlugin
 from rummyhall.games.rummy51.bot import Rummy51Bot
 from rummyhall.games.rummy51.engine import Rummy51
 from rummyhall.games.rummy51.rooms import ROOMS
@@ -27,6 +27,13 @@ PLUGIN: Final = GamePlugin(
     terminal="rummyhall.games.rummy51.terminal:start",
     tally="rummyhall.games.rummy51.tally:Rummy51Tally",
     text="rummyhall.games.rummy51.text:Rummy51Text",
+    play_options=(
+        CliOption(
+            ("--stake",),
+            "chips each player puts in a game; who goes out takes them (default 0)",
+            type=int,
+        ),
+    ),
     order=30,
     # The browser table is being built (issue 18); until then the server does not offer the game.
     browser=False,
