@@ -31,6 +31,7 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/simulate.py
+	$(BIN)/python bench/marriage21.py
 	$(BIN)/python bench/patti.py
 	$(BIN)/python bench/load.py
 

@@ -2,8 +2,10 @@
 
 Properties on random and meld-dense hands of every profile: the groups partition the hand,
 every group labelled a meld is one, the distance is 0 exactly when the solver can declare, the
-discard is a card of the hand alone in the last group, near melds are one card short, and the
-groups score what the solver says. RUMMYHALL_SOAK=1 runs many more examples.
+discard is a card of the hand alone in the last group, near melds are one card short, the
+groups score what the solver says, and (Marriage) a winning shape is 0 cards away exactly when the
+hand can declare. Hands worked out by hand check each shape's count. RUMMYHALL_SOAK=1 runs many
+more examples.
 """
 
 from __future__ import annotations
@@ -63,6 +65,17 @@ def assert_sound(hand: list[Card], cut: Card, profile: str) -> Hint:
     assert (found.distance == 0) == best.declarable == found.declarable
     assert found.penalty == best.penalty
     assert found.distance <= prof.hand_size
+    # Marriage: the four winning shapes, in their order; one of them is 0 cards away exactly when
+    # the hand can declare, and the sequences' count is the hint's distance when it cannot.
+    if prof.dublees:
+        away = {shape.name: shape.cards for shape in found.shapes}
+        assert list(away) == ["sequences", "tunnelas", "dublees", "jokers"]
+        assert found.declarable == (min(away.values()) == 0)
+        assert all(cards >= 0 for cards in away.values())
+        if not found.declarable:
+            assert away["sequences"] == found.distance
+    else:
+        assert found.shapes == []
     # The discard: a card of the hand, alone in the last group, exactly when one is due.
     if len(hand) == prof.hand_size + 1:
         assert found.discard is not None and found.reason
@@ -87,6 +100,7 @@ def assert_sound(hand: list[Card], cut: Card, profile: str) -> Hint:
         [str(c) for c in g.cards] for g in found.groups
     ]
     assert (again.distance, again.summary) == (found.distance, found.summary)
+    assert again.shapes == found.shapes
     return found
 
 
@@ -218,6 +232,75 @@ def test_one_card_from_a_declaration() -> None:
     ]
     assert found.distance == 1
     assert found.summary.startswith("1 card from a declaration")
+
+
+# --- Marriage: how far each winning shape is ----------------------------------------------------
+
+
+def away(found: Hint) -> dict[str, int]:
+    return {shape.name: shape.cards for shape in found.shapes}
+
+
+def test_marriage_counts_each_shape_of_a_hand_far_from_all() -> None:
+    # 8H cut: wild are every 8, the printed jokers, 9H (upper) and 7H (lower).
+    # Tunnelas: 5C x3 is one, 9S x2 and KD x2 (or 2H x2) miss a copy each: 2 cards.
+    # Dublees: 5C (its third copy makes no second pair), 9S, KD, 2H: 4 held, 4 missing, and
+    # 12 cards held once (9 natural, JK 8S 7H) to pair them: 4 cards.
+    # Jokers: JK 8S 7H are wild: 5 missing.
+    hand = parse_cards("5C 5C 5C 9S 9S KD KD 2H 2H JK 8S 7H AS 3D 4C 6S 10D QC JH 4S 6D")
+    found = assert_sound(hand, parse("8H"), MARRIAGE)
+    assert not found.declarable
+    assert away(found) == {"sequences": found.distance, "tunnelas": 2, "dublees": 4, "jokers": 5}
+    assert [shape.label for shape in found.shapes] == [
+        "3 pure sequences",
+        "3 tunnelas",
+        "8 dublees",
+        "8 jokers",
+    ]
+    # A third 9S drawn: a second tunnela (1 card to go), still 4 dublees (9S was one already).
+    found = assert_sound([*hand, parse("9S")], parse("8H"), MARRIAGE)
+    assert away(found) == {"sequences": found.distance, "tunnelas": 1, "dublees": 4, "jokers": 5}
+
+
+def test_marriage_dublees_declare_and_the_sequences_are_one_card_away() -> None:
+    # 7D cut: wild are every 7, the printed jokers, 8D and 6D; none of these cards.
+    # Eight dublees (2C 3C 4C 9D 10D JD QH KH twice): it declares with them. Without that shape
+    # it has six pure sequences (2C-4C and 9D-JD twice, JH QH KH, QH KH AH) and 5S 6S 9C over:
+    # one draw (4S or 7S for the 9C) to declare with sequences. Tunnelas: three pairs, a copy
+    # each. Jokers: no wild card, 8 to go.
+    hand = parse_cards("2C 3C 4C 2C 3C 4C 9D 10D JD 9D 10D JD QH KH QH KH JH AH 5S 6S 9C")
+    found = assert_sound(hand, parse("7D"), MARRIAGE)
+    assert found.declarable and found.distance == 0
+    assert away(found) == {"sequences": 1, "tunnelas": 3, "dublees": 0, "jokers": 8}
+
+
+def test_marriage_seven_tunnelas_are_two_cards_from_eight_dublees() -> None:
+    # Seven cards three times each: tunnelas (and, as pure sequences, the ordinary declaration).
+    # Seven dublees and no card held once: the eighth takes two copies of a new card.
+    hand = parse_cards("AS AS AS 3D 3D 3D 5C 5C 5C 10S 10S 10S QH QH QH KC KC KC 2D 2D 2D")
+    found = assert_sound(hand, parse("8H"), MARRIAGE)
+    assert away(found) == {"sequences": 0, "tunnelas": 0, "dublees": 2, "jokers": 8}
+
+
+def test_marriage_eight_wild_cards_declare() -> None:
+    # 8H cut: JK JK 8S 8D 8C 8H 9H 7H are eight wild cards, the rest loose naturals held once.
+    # Tunnelas: JK x2 misses one, two cards held once miss two each: 5. Dublees: JK JK only, 7
+    # missing, plenty held once: 7.
+    hand = parse_cards("JK JK 8S 8D 8C 8H 9H 7H 2S 4S 6S 10S QS 3D 5D 9D JD KD 2C 6C 10C")
+    found = assert_sound(hand, parse("8H"), MARRIAGE)
+    assert found.declarable
+    shapes = away(found)
+    assert shapes["sequences"] >= 1
+    assert {name: shapes[name] for name in ("tunnelas", "dublees", "jokers")} == {
+        "tunnelas": 5,
+        "dublees": 7,
+        "jokers": 0,
+    }
+
+
+def test_13_card_hints_have_no_shapes() -> None:
+    hand = parse_cards("AS 3S 5H 6H 8D 8C KD KC 9C 2D 4C 10H QS")
+    assert hint(hand, joker=parse("7D"), profile=CLASSIC).shapes == []
 
 
 # --- the distance against an exhaustive reference -------------------------------------------------

@@ -85,6 +85,20 @@ async def test_a_declarable_hand(server: Running) -> None:
     assert advice["summary"] == "Ready to declare: put the 9♣ in the finish slot."
 
 
+async def test_a_marriage_hint_says_how_far_each_winning_shape_is(server: Running) -> None:
+    # Eight dublees (it declares with them); the sequences one card away (tests/melds).
+    hand = "2C 3C 4C 2C 3C 4C 9D 10D JD 9D 10D JD QH KH QH KH JH AH 5S 6S 9C"
+    data = (await _arrange(server, {"hand": hand, "joker": "7D", "profile": "marriage21"})).json()
+    assert data["hint"]["shapes"] == [
+        {"name": "sequences", "cards": 1, "label": "3 pure sequences"},
+        {"name": "tunnelas", "cards": 3, "label": "3 tunnelas"},
+        {"name": "dublees", "cards": 0, "label": "8 dublees"},
+        {"name": "jokers", "cards": 8, "label": "8 jokers"},
+    ]
+    classic = (await _arrange(server, {"hand": NO_PURE, "joker": "7D"})).json()
+    assert classic["hint"]["shapes"] == []
+
+
 async def test_bad_hands_are_coded(server: Running) -> None:
     cases: list[tuple[JSON, int, str]] = [
         ({"hand": "AS 2S", "joker": "7C"}, 400, "invalid_cards"),

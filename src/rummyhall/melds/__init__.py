@@ -6,7 +6,7 @@
 docs/melds.md defines all three.
 """
 
-from rummyhall.melds.hints import Hint, HintGroup, Role, hint
+from rummyhall.melds.hints import Hint, HintGroup, Role, ShapeDistance, hint
 from rummyhall.melds.kinds import Group, Kind, Verdict, check, classify
 from rummyhall.melds.profiles import (
     DEFAULT_PROFILE,
@@ -33,6 +33,7 @@ __all__ = [
     "Kind",
     "Profile",
     "Role",
+    "ShapeDistance",
     "Verdict",
     "Wilds",
     "arrange",

@@ -4,7 +4,8 @@
 hint's groups score exactly the solver's penalty) and lays the other cards out as the plan that
 is closest to a declaration: the melds they still make, *near* melds one card short (a run with
 a gap or an open end, a pair towards a set), spare jokers and loose cards. It names the card to
-throw, says why in plain words, and counts how many cards the hand is from a declaration.
+throw, says why in plain words, and counts how many cards the hand is from a declaration. In
+Marriage it also counts how far the hand is from each of the four winning shapes (``shapes``).
 
 The plan is found by a branch-and-bound search over the cards outside the solver's melds, exact
 within a step budget (:data:`SEARCH_BUDGET`, docs/solver.md "Hints"). Each natural card, lowest
@@ -16,8 +17,9 @@ is keyed by card codes, so the order of ``hand`` does not matter.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
 from typing import Final
@@ -36,7 +38,8 @@ class Role(StrEnum):
     NEAR_RUN = "near_run"
     """Cards of one suit one card short of a sequence (``needs`` lists the cards that finish it)."""
     NEAR_SET = "near_set"
-    """Two cards of one rank in different suits: a pair, one card short of a set."""
+    """Two cards of one rank in different suits: a pair, one card short of a set. In a Marriage
+    declaration of dublees, also a dublee: two identical cards, one copy short of a tunnela."""
     JOKERS = "jokers"
     """Wild cards no group of the plan needs (vengala may show them apart at a declaration)."""
     LOOSE = "loose"
@@ -59,6 +62,21 @@ class HintGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class ShapeDistance:
+    """How far a hand is from one winning shape of a profile with dublees (Marriage).
+
+    ``name`` is stable, for programs: ``sequences`` (the profile's pure sequences with every
+    other card melded), ``tunnelas``, ``dublees``, ``jokers`` (wild cards in one group).
+    ``cards`` is how many cards the hand still needs to show the shape, each drawn card replacing
+    one the shape does not use (0: it shows the shape now). ``label`` names the shape in plain
+    words ("3 tunnelas")."""
+
+    name: str
+    cards: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class Hint:
     """The best partial arrangement of a hand.
 
@@ -67,7 +85,8 @@ class Hint:
     needs, each replacing a card that fits nowhere, if the right cards come (0: it can declare
     now). ``discard`` and ``reason`` name the card to throw and why (hands of ``hand_size + 1``
     cards only). ``penalty`` and ``declarable`` are the solver's; ``summary`` is one line for
-    people."""
+    people. ``shapes``: for a profile with dublees (Marriage), how far the hand is from each
+    winning shape, in a fixed order (see :func:`shape_distances`); empty for other profiles."""
 
     groups: list[HintGroup]
     distance: int
@@ -76,6 +95,7 @@ class Hint:
     discard: Card | None
     reason: str | None
     summary: str
+    shapes: list[ShapeDistance]
 
 
 SEARCH_BUDGET: Final = 300
@@ -529,7 +549,15 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
     best = arrange(hand, joker=joker, profile=prof)
     discard_mode = len(hand) == prof.hand_size + 1
     if best.declarable:
-        return _declared(best, wilds, prof)
+        shapes: list[ShapeDistance] = []
+        if prof.dublees:
+            sequences = 0
+            if not _standard(best):
+                # Declarable through a special shape only: how far the sequences are is the
+                # distance of the same hand judged without those shapes.
+                sequences = hint(hand, joker=joker, profile=_without_shapes(prof)).distance
+            shapes = shape_distances(hand, wilds, prof, sequences)
+        return _declared(best, wilds, prof, shapes)
     pool = _CardPool(hand)
     codes = [card.code for card in hand]
     discard_code: int | None = None
@@ -576,7 +604,65 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
         discard=discard,
         reason=reason,
         summary=_summary(distance, discard, reason, [n for g in out for n in g.needs]),
+        shapes=shape_distances(hand, wilds, prof, distance) if prof.dublees else [],
     )
+
+
+def shape_distances(
+    hand: Sequence[Card], wilds: Wilds, profile: Profile, sequences: int
+) -> list[ShapeDistance]:
+    """How far ``hand`` is from each winning shape of ``profile`` (one with dublees), in this
+    order: its pure sequences with the rest melded (``sequences``: the hint's distance, passed
+    in), tunnelas, dublees, wild cards in one group (each only when the profile has it).
+
+    The special shapes are counted from the cards held alone, as :func:`~.kinds.classify` groups
+    them: a tunnela is three identical cards and a dublee two (printed jokers too, where three of
+    them are a tunnela; a wild card never stands in for a copy), the joker group any wild cards.
+
+    * tunnelas: the copies missing from the cards held most often, as many of them as the shape
+      needs (a card not held at all is three copies away);
+    * dublees: a card held two or three times is one dublee (a third copy makes no second); each
+      dublee missing takes one draw for a card held once, two for a card not held;
+    * jokers: the wild cards missing.
+
+    The shapes use at most 16 of the hand's cards, so the cards they do not use always leave
+    room for the draws; in a hand of ``hand_size + 1`` the card thrown now is one of those."""
+    counts = Counter(card.code for card in hand)
+    out: list[ShapeDistance] = [
+        ShapeDistance("sequences", sequences, f"{profile.min_pure_sequences} pure sequences")
+    ]
+    if profile.win_tunnelas:
+        jokers = profile.printed_joker_tunnela
+        held = sorted(
+            (n for code, n in counts.items() if code != JOKER_CODE or jokers), reverse=True
+        )[: profile.win_tunnelas]
+        held += [0] * (profile.win_tunnelas - len(held))
+        missing = sum(3 - min(n, 3) for n in held)
+        out.append(ShapeDistance("tunnelas", missing, f"{profile.win_tunnelas} tunnelas"))
+    if profile.win_dublees:
+        pairs = sum(1 for n in counts.values() if n >= 2)
+        singles = sum(1 for n in counts.values() if n == 1)
+        wanted = max(0, profile.win_dublees - pairs)
+        missing = min(wanted, singles) + 2 * max(0, wanted - singles)
+        out.append(ShapeDistance("dublees", missing, f"{profile.win_dublees} dublees"))
+    if profile.win_jokers:
+        wild = sum(n for code, n in counts.items() if code in wilds.codes)
+        missing = max(0, profile.win_jokers - wild)
+        out.append(ShapeDistance("jokers", missing, f"{profile.win_jokers} jokers"))
+    return out
+
+
+def _standard(best: Arrangement) -> bool:
+    """Whether a declarable arrangement is the ordinary declaration (every card in a meld, the
+    discard aside): the solver shows a special shape only when the hand has no ordinary one, and
+    a special shape leaves cards over."""
+    return not best.leftover and all(kind.is_meld for kind in best.kinds)
+
+
+def _without_shapes(profile: Profile) -> Profile:
+    """``profile`` without its special winning shapes, under a name of its own (the solver's
+    caches are keyed by the profile's name)."""
+    return replace(profile, name=f"{profile.name} (sequences only)", dublees=False)
 
 
 def _plan(
@@ -629,11 +715,20 @@ class _CardPool:
         return self.cards[code].pop()
 
 
-def _declared(best: Arrangement, wilds: Wilds, profile: Profile) -> Hint:
+def _declared(
+    best: Arrangement, wilds: Wilds, profile: Profile, shapes: list[ShapeDistance]
+) -> Hint:
     """A hand that can declare: the solver's declaration, anything left over apart (vengala's
     spare jokers, the rest of a Marriage shape), the discard last."""
     out = [
-        HintGroup(list(group), _declared_role(kind), kind, [], _KIND_LABEL[kind])
+        HintGroup(
+            list(group),
+            _declared_role(kind),
+            kind,
+            # A near group names what finishes it: a dublee's third copy makes a tunnela.
+            [group[0]] if kind is Kind.DUBLEE else [],
+            _KIND_LABEL[kind],
+        )
         for group, kind in zip(best.groups, best.kinds, strict=True)
     ]
     if best.leftover:
@@ -657,6 +752,7 @@ def _declared(best: Arrangement, wilds: Wilds, profile: Profile) -> Hint:
         discard=discard,
         reason=reason,
         summary=_summary(0, discard, reason, []),
+        shapes=shapes,
     )
 
 
@@ -846,4 +942,4 @@ def _summary(distance: int, discard: Card | None, reason: str | None, needs: Seq
     return text + "."
 
 
-__all__ = ["SEARCH_BUDGET", "Hint", "HintGroup", "Role", "hint"]
+__all__ = ["SEARCH_BUDGET", "Hint", "HintGroup", "Role", "ShapeDistance", "hint", "shape_distances"]

@@ -632,6 +632,11 @@ async def arrange_hand(body: ArrangeRequest) -> JSON:
             "discard": None if advice.discard is None else str(advice.discard),
             "reason": advice.reason,
             "summary": advice.summary,
+            # Marriage: how far each winning shape is (empty for the 13-card profiles).
+            "shapes": [
+                {"name": shape.name, "cards": shape.cards, "label": shape.label}
+                for shape in advice.shapes
+            ],
         },
     }
 

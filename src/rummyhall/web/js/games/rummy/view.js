@@ -44,7 +44,8 @@
 //                first), action-last-result (the last deal's result again), turn-info
 //   above yours: declared-groups (a declarer's groups, while the others show)
 //   your area:   hand / group / group-label / hand-card / group-new (see rummy/hand.js),
-//                hand-score (data-score), declarable (data-declarable), hint-line, action-sort,
+//                hand-score (data-score), declarable (data-declarable), hint-line, hint-shapes
+//                (hint-shape: data-shape, data-cards; Marriage's winning shapes), action-sort,
 //                action-arrange, action-drop (data-cost), action-discard, action-declare,
 //                action-new-group, action-show, action-rejoin, show-banner, show-timer
 //   cards:       card-badge (a special card's mark, inside the card)
@@ -127,7 +128,7 @@ export function createRummyView(ctx, options) {
     check: null,
     checkCache: new Map(),
     checkSeq: 0,
-    hint: null, // the last auto-arrange hint: {key (its groups), labels, summary}
+    hint: null, // the last auto-arrange hint: {key (its groups), labels, summary, shapes}
     busy: false,
     groupTimer: null,
     result: null, // {data, element, shownAt, dismissed}
@@ -189,6 +190,9 @@ export function createRummyView(ctx, options) {
   const outNote = el('div', { class: 'h13-out', hidden: true });
   // The auto-arrange hint (distance to a declaration, what to throw), while its groups stand.
   const hintLine = el('div', { class: 'h13-hint', 'data-testid': 'hint-line', hidden: true, role: 'status' });
+  // How far each winning shape is, for games with more than one (Marriage); the server sends
+  // none for the 13-card game, so this stays hidden there.
+  const shapesLine = el('div', { class: 'h13-hint h13-shapes', 'data-testid': 'hint-shapes', hidden: true });
   const handHost = el('div', { class: 'h13-hand-host' });
   const liveNote = el('div', { class: 'visually-hidden sr-only', 'aria-live': 'polite' });
   const area = el('div', { class: 'h13-mine' },
@@ -198,6 +202,7 @@ export function createRummyView(ctx, options) {
     showBanner,
     outNote,
     hintLine,
+    shapesLine,
     handHost,
     el('div', { class: 'h13-actions' }, newGroupButton, discardButton, declareButton, rejoinButton),
     liveNote);
@@ -420,7 +425,12 @@ export function createRummyView(ctx, options) {
       if (advice) {
         // The hint's groups: melds, near melds, pairs, loose cards and the discard, labelled.
         groups = reconcile(advice.groups.map((g) => [...g.cards]), st.hand);
-        st.hint = { key: JSON.stringify(groups), labels: advice.groups.map((g) => g.label), summary: advice.summary };
+        st.hint = {
+          key: JSON.stringify(groups),
+          labels: advice.groups.map((g) => g.label),
+          summary: advice.summary,
+          shapes: advice.shapes || [],
+        };
       } else {
         groups = [...answer.groups];
         if (answer.leftover.length) groups.push([...answer.leftover]);
@@ -752,6 +762,25 @@ export function createRummyView(ctx, options) {
         group.map((card) => face(card, { small: true }))))));
   }
 
+  // "3 tunnelas: 4 cards away", one entry a shape, the nearest marked (ties: each of them).
+  function renderShapes(shapes) {
+    shapesLine.hidden = !shapes.length;
+    if (!shapes.length) {
+      shapesLine.replaceChildren();
+      return;
+    }
+    const nearest = Math.min(...shapes.map((shape) => shape.cards));
+    const away = (cards) => (cards === 0 ? 'ready to declare' : cards === 1 ? '1 card away' : `${cards} cards away`);
+    shapesLine.replaceChildren(
+      el('span', { class: 'h13-shapes-title' }, 'Ways to win:'),
+      ...shapes.map((shape) => el('span', {
+        class: `h13-shape${shape.cards === nearest ? ' nearest' : ''}`,
+        'data-testid': 'hint-shape',
+        'data-shape': shape.name,
+        'data-cards': String(shape.cards),
+      }, `${shape.label}: ${away(shape.cards)}`)));
+  }
+
   function renderMine({ focus = null } = {}) {
     const view = st.view;
     const you = st.message ? st.message.you : null;
@@ -782,6 +811,7 @@ export function createRummyView(ctx, options) {
     });
     hintLine.hidden = !hinted || !st.hand.length;
     hintLine.textContent = hinted ? st.hint.summary : '';
+    renderShapes(hinted && st.hand.length ? st.hint.shapes : []);
     const lastGroup = st.groups.length - 1;
     hand.render(st.groups, {
       labels,
