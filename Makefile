@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/simulate.py
 	$(BIN)/python bench/marriage21.py
+	$(BIN)/python bench/rummy51.py
 	$(BIN)/python bench/patti.py
 	$(BIN)/python bench/load.py
 

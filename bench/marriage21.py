@@ -39,11 +39,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummyhall import catalog
-from rummyhall.bots import Bot
 from rummyhall.cards import Card, shoe
-from rummyhall.games.protocol import View
 from rummyhall.melds import arrange
-from rummyhall.sim import BotFactory, SimReport, own_bots, simulate
+from rummyhall.sim import SimReport, simulate
+from timing import ms, percentile, timed_bots, verdict
 
 MARRIAGE = "marriage21"
 DEALS_TARGET = 20.0
@@ -52,39 +51,6 @@ BOT_P99_TARGET_MS = 20.0
 """Marriage bot decision time, p99, below."""
 SOLVER_P99_TARGET_MS = 5.0
 """arrange() on a random 22-card Marriage hand, p99, below."""
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The value below which a fraction ``q`` of ``values`` lie (bench/solver.py's rule)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def verdict(ok: bool) -> str:
-    return "met" if ok else "NOT MET"
-
-
-class TimedBot:
-    """A bot whose every decision is timed into a list shared by the bots of one run."""
-
-    def __init__(self, bot: Bot, times: list[float]) -> None:
-        self.bot = bot
-        self.times = times
-
-    def act(self, view: View) -> str | None:
-        gc.disable()
-        try:
-            started = time.perf_counter()
-            action = self.bot.act(view)
-            self.times.append(time.perf_counter() - started)
-        finally:
-            gc.enable()
-        return action
-
-
-def timed_bots(game: str, times: list[float]) -> BotFactory:
-    make = own_bots(game)
-    return lambda seat, seed: TimedBot(make(seat, seed), times)
 
 
 @dataclass(frozen=True)
@@ -141,10 +107,6 @@ def solver_times(
         finally:
             gc.enable()
     return times
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1e3:.2f} ms"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
