@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from conftest import PHONE
 from rummyhall.cards import parse, shoe
 from rummyhall.games.protocol import HOUSE, Deal, GameError
 from rummyhall.games.rummy51.bot import Rummy51Bot
@@ -50,7 +51,8 @@ def server_args() -> list[str]:
 
 def message(page: Page) -> JSON:
     """The last table message the page received (the shell keeps it for tests)."""
-    return page.evaluate("window.rummyhall && window.rummyhall.lastTableMessage") or {}  # type: ignore[no-any-return]
+    last: JSON | None = page.evaluate("window.rummyhall && window.rummyhall.lastTableMessage")
+    return last or {}
 
 
 def hand(page: Page) -> list[str]:
@@ -138,6 +140,39 @@ def seq(page: Page) -> int:
     return int(message(page).get("seq") or 0)
 
 
+def layout_problems(page: Page) -> list[str]:
+    """What is wrong with the hand on a phone: sideways scrolling, a card off the screen, a card
+    whose visible strip is narrower than 24 px or covered by something else."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+            const problems = [];
+            if (document.documentElement.scrollWidth > window.innerWidth + 1)
+                problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth}`);
+            const cards = [...document.querySelectorAll(
+                '[data-testid="hand"] [data-testid="hand-card"]')];
+            cards.forEach((card, i) => {
+                const box = card.getBoundingClientRect();
+                if (box.left < 0 || box.right > window.innerWidth + 1)
+                    problems.push(`card ${card.dataset.card} off the screen`);
+                const next = cards[i + 1];
+                let visible = box.width;
+                if (next) {
+                    const other = next.getBoundingClientRect();
+                    if (Math.abs(other.top - box.top) < 4 && other.left > box.left)
+                        visible = Math.min(visible, other.left - box.left);
+                }
+                if (visible < 23.5) problems.push(`card ${card.dataset.card} shows ${visible}px`);
+                card.scrollIntoView({block: 'nearest'});
+                const again = card.getBoundingClientRect();
+                const hit = document.elementFromPoint(again.left + 6, again.top + again.height / 2);
+                if (!hit || hit.closest('[data-testid="hand-card"]') !== card)
+                    problems.push(`card ${card.dataset.card} cannot be touched`);
+            });
+            return problems;
+        }"""
+    )
+
+
 def js_errors(page: Page) -> list[str]:
     return page.js_errors  # type: ignore[attr-defined,no-any-return]
 
@@ -176,7 +211,13 @@ class Player:
         if action is None:
             return False
         before = int(last["seq"])
-        self.play(action, last)
+        try:
+            self.play(action, last)
+        except Exception as error:
+            raise AssertionError(
+                f"{action}: hand {hand(self.page)}, tray {tray_cards(self.page)}, "
+                f"view hand {last['view']['hand']}, table {last['view']['table']}"
+            ) from error
         wait_until(self.page, lambda: seq(self.page) > before, f"the answer to {action}")
         return True
 
@@ -237,7 +278,10 @@ class Player:
 
 
 def test_a_game_against_the_bot(
-    page: Page, play_as_guest: Callable[[Page], None], screenshot: Callable[..., Any]
+    page: Page,
+    play_as_guest: Callable[[Page], None],
+    page_api: Callable[..., Any],
+    screenshot: Callable[..., Any],
 ) -> None:
     play_as_guest(page)
     lobby_room = page.get_by_test_id(f"room-{ROOM}")
@@ -278,7 +322,9 @@ def test_a_game_against_the_bot(
         expect(row).to_have_attribute("data-place", str(place["place"]))
         expect(row.get_by_test_id("result-place")).to_have_text(("1st", "2nd")[place["place"] - 1])
         expect(row.get_by_test_id("result-score")).to_have_text(str(place["score"]))
-        expect(row.get_by_test_id("result-left")).to_have_attribute("data-count", str(place["cards_left"]))
+        expect(row.get_by_test_id("result-left")).to_have_attribute(
+            "data-count", str(place["cards_left"])
+        )
     assert [r.get_attribute("data-place") for r in rows.all()] == ["1", "2"]
     winner = view["result"]["winners"][0] if view["result"]["winners"] else None
     headline = page.get_by_test_id("result-headline")
@@ -289,6 +335,25 @@ def test_a_game_against_the_bot(
     page.get_by_test_id("result-close").click()
     expect(result).to_have_count(0)
     expect(page.get_by_test_id("action-last-result")).to_be_visible()
+
+    # The history: the outcome in places, the replay with the groups on the table, and Verify
+    # checks the cards dealt to this seat against the deck the seeds give (dealtCards).
+    page.get_by_test_id("nav-history").click()
+    hand_id = page_api(page, "GET", "/api/hands")["body"]["hands"][0]["id"]
+    mine = places[str(you)]
+    expect(page.get_by_test_id(f"history-game-{hand_id}")).to_have_text("Rummy 51")
+    expect(page.get_by_test_id(f"history-result-{hand_id}")).to_contain_text(
+        f"{('1st', '2nd')[mine['place'] - 1]} of 2 · score {mine['score']}"
+    )
+    page.get_by_test_id(f"history-open-{hand_id}").click()
+    expect(page.get_by_test_id("replay")).to_be_visible()
+    page.get_by_test_id("replay").press("End")
+    expect(page.get_by_test_id("replay-result")).to_contain_text("went out")
+    page.get_by_test_id("fair-verify").click()
+    verdict = page.get_by_test_id("fair-result")
+    expect(verdict).to_have_attribute("data-ok", "true")
+    expect(verdict).to_contain_text("deals exactly the cards you received")
+    screenshot(page, "rummy51-replay")
     assert js_errors(page) == []
 
 
@@ -301,7 +366,7 @@ def test_two_people_see_their_own_cards_and_each_others_groups(
     page_api: Callable[..., Any],
     screenshot: Callable[..., Any],
 ) -> None:
-    pages = [new_page(), new_page()]
+    pages = [new_page(), new_page(PHONE)]  # the second person plays on a phone
     for page in pages:
         play_as_guest(page)
     created = page_api(pages[0], "POST", "/api/tables", {"room": ROOM, "private": True})
@@ -335,11 +400,18 @@ def test_two_people_see_their_own_cards_and_each_others_groups(
             assert not faces - allowed, f"seat {you} sees {faces - allowed}"
 
     check_private()
+    phone, checked = pages[1], False
     deadline = time.monotonic() + 180
     while not (message(pages[0])["view"]["table"] and message(pages[1])["view"]["table"]):
         assert time.monotonic() < deadline, "nobody opened in time"
+        if not checked and len(hand(phone)) == 15:
+            # 15 cards on a 390 px phone: every one in view and touchable (once settled).
+            settled(phone)
+            assert layout_problems(phone) == []
+            checked = True
         if not any(player.move() for player in players):
             pages[0].wait_for_timeout(50)
+    assert checked
     # Someone opened: both pages show the same groups, with their owner.
     wait_until(pages[0], lambda: table_groups(pages[0]) == table_groups(pages[1]), "same groups")
     groups = table_groups(pages[0])
@@ -403,9 +475,9 @@ window.harness.ready = true;
 # opens with KH KD KS | 9C 10C JC (59), seat 2 with 5S JK 7S 8S | QH QC QD (56); then seat 1
 # swaps its 6S for that joker, lays 4S and the joker (low: the 3S) off on the spades and QS on
 # the queens, and buries its own joker under the 2H.
-SEAT1 = "KH KD KS 9C 10C JC 6S 4S QS JK 2H 8H 5D 7D 3C".split()
-SEAT2 = "5S JK 7S 8S QH QC QD 3D 9H 4C 6D 10H AC 2C".split()
-STOCK = "9D 2D 5H 9S 4D".split()  # drawn in turn: seat 2, seat 1, seat 2, seat 1, seat 2
+SEAT1 = ["KH", "KD", "KS", "9C", "10C", "JC", "6S", "4S", "QS", "JK", "2H", "8H", "5D", "7D", "3C"]
+SEAT2 = ["5S", "JK", "7S", "8S", "QH", "QC", "QD", "3D", "9H", "4C", "6D", "10H", "AC", "2C"]
+STOCK = ["9D", "2D", "5H", "9S", "4D"]  # drawn in turn: seat 2, seat 1, seat 2, seat 1, seat 2
 
 
 def stacked_deck() -> list[str]:
@@ -486,7 +558,9 @@ def test_lay_off_and_swap_by_drag_against_a_stacked_deck(
     page.wait_for_function("window.harness && window.harness.ready")
     page.evaluate("(m) => window.harness.push(m)", table.message())
     page.get_by_test_id("hand-card").first.wait_for()
-    sent = lambda: page.evaluate("window.sent")  # noqa: E731
+
+    def sent() -> list[str]:
+        return page.evaluate("window.sent")  # type: ignore[no-any-return]
 
     # Turn 0: no draw; nobody lays down in the first round (no tray); drag 7D onto the pile.
     expect(page.get_by_test_id("turn-info")).to_contain_text("You start")
@@ -547,7 +621,8 @@ def test_lay_off_and_swap_by_drag_against_a_stacked_deck(
     expect(run.get_by_test_id("table-stands")).to_have_text("=3♠")
     # The QS goes on the queens by its "+" (a set of three takes a fourth suit).
     pick(page, "QS")
-    expect(page.locator('[data-testid="table-group"][data-id="4"]')).to_have_attribute("data-fits", "true")
+    queens = page.locator('[data-testid="table-group"][data-id="4"]')
+    expect(queens).to_have_attribute("data-fits", "true")
     page.get_by_test_id("add-4").click()
     wait_until(page, lambda: len(table_groups(page)[3]["cards"]) == 4, "the QS laid off")
     assert sent()[6:] == ["draw closed", "swap 3 6S", "add 3 4S", "add 3 JK low", "add 4 QS"]

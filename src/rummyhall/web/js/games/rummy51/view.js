@@ -195,7 +195,23 @@ export function createRummy51View(ctx) {
     handHost,
     actions,
     liveNote);
-  ctx.mine.append(area);
+  // On a phone with seats at the felt's sides the groups on the table get a band of their own
+  // under the felt, the width of the screen (between the side seats only a sliver is free).
+  const band = el('div', { class: 'r51-band', hidden: true });
+  ctx.mine.append(band, area);
+  const narrow = window.matchMedia ? window.matchMedia('(max-width: 640px)') : null;
+  const onNarrow = () => placeTable();
+  if (narrow && narrow.addEventListener) narrow.addEventListener('change', onNarrow);
+
+  function placeTable() {
+    const info = st.message && st.message.info;
+    const seats = info && info.seats ? info.seats.length : 2;
+    const below = Boolean(narrow && narrow.matches && seats >= 3 && st.view);
+    const parent = below ? band : centre;
+    if (tableBox.parentNode !== parent) parent.append(tableBox);
+    band.hidden = !below;
+    centre.classList.toggle('r51-no-table', below);
+  }
 
   const hand = createHand(handHost, {
     cards,
@@ -1081,9 +1097,11 @@ export function createRummy51View(ctx) {
     centre.hidden = !v;
     if (!v) {
       area.hidden = true;
+      band.hidden = true;
       return;
     }
     renderMine(); // first: it may give the tray's cards back to the hand
+    placeTable();
     renderCentre();
     renderSeats();
   }
@@ -1103,6 +1121,12 @@ export function createRummy51View(ctx) {
     st.gameNo = gameNo;
     st.legal = new Set(message.legal || []);
     noteEvents(message.events);
+    // Your own opening or new groups: the tray's cards are on the table now. (Emptied here, not
+    // by what the hand still holds: with two packs, a second copy of a card may stay in hand.)
+    if ((message.events || []).some((e) => (e.kind === 'open' || e.kind === 'meld') && e.data && e.data.seat === message.you)) {
+      st.tray = [];
+      st.hintShown = null;
+    }
     if (v && message.you) {
       adoptHand(v);
     } else {
@@ -1131,6 +1155,8 @@ export function createRummy51View(ctx) {
     destroy() {
       st.destroyed = true;
       clearInterval(st.ticker);
+      if (narrow && narrow.removeEventListener) narrow.removeEventListener('change', onNarrow);
+      band.remove();
       if (stopTrayKeys) stopTrayKeys();
       if (st.result) {
         if (st.result.timer) clearTimeout(st.result.timer);
