@@ -619,11 +619,16 @@ def test_lay_off_and_swap_by_drag_against_a_stacked_deck(
     wait_until(page, lambda: table_groups(page)[2]["cards"][0] == "JK", "the joker laid off")
     expect(joker.first).to_have_attribute("data-stands", "3S")
     expect(run.get_by_test_id("table-stands")).to_have_text("=3♠")
-    # The QS goes on the queens by its "+" (a set of three takes a fourth suit).
-    pick(page, "QS")
+    # The QS goes on the queens by its "+" (a set of three takes a fourth suit), by keyboard:
+    # Enter picks the card, Enter on the group's "+" lays it off.
+    settled(page)
+    in_hand(page, "QS").focus()
+    page.keyboard.press("Enter")
+    expect(in_hand(page, "QS", picked=True)).to_be_attached()
     queens = page.locator('[data-testid="table-group"][data-id="4"]')
     expect(queens).to_have_attribute("data-fits", "true")
-    page.get_by_test_id("add-4").click()
+    page.get_by_test_id("add-4").focus()
+    page.keyboard.press("Enter")
     wait_until(page, lambda: len(table_groups(page)[3]["cards"]) == 4, "the QS laid off")
     assert sent()[6:] == ["draw closed", "swap 3 6S", "add 3 4S", "add 3 JK low", "add 4 QS"]
     screenshot(page, "rummy51-table")

@@ -1061,7 +1061,7 @@ export function createRummy51View(ctx) {
         class: `h13-result-row r51-result-row${seat === me ? ' you' : ''}`, 'data-testid': 'result-row', 'data-seat': String(seat), 'data-place': String(p.place),
       },
       el('td', { class: 'num r51-place', 'data-testid': 'result-place' }, ordinal(p.place)),
-      el('th', { class: 'who', scope: 'row' }, el('div', { class: 'h13-who' },
+      el('th', { class: 'r51-who', scope: 'row' }, el('div', { class: 'h13-who' },
         el('span', {}, el('span', { class: 'name', 'data-testid': 'result-name' }, nameOf(seat)), ' ',
           seat === winner ? el('span', { class: 'badge-win' }, p.rummy ? 'Rummy' : 'out') : null),
         p.opened ? null : el('span', { class: 'r51-never' }, 'never opened'))),
