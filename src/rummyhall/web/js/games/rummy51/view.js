@@ -255,7 +255,6 @@ export function createRummy51View(ctx) {
   // ---- helpers ------------------------------------------------------------------------------
   const same = (a, b) => a && b && a.group === b.group && a.index === b.index;
   const you = () => (st.message ? st.message.you : null);
-  const view = () => st.view;
   const myTurn = () => Boolean(st.view && st.view.phase === 'play' && st.view.turn === you() && you());
   const seatOf = (seat) => ((st.view && st.view.seats) || []).find((s) => s.seat === seat) || null;
   const opened = () => Boolean(seatOf(you()) && seatOf(you()).opened);
