@@ -56,6 +56,10 @@ def test_lobby_names_each_room_fact_for_what_it_is(
         elif "point_value" in config:
             expect(cost).to_contain_text("Point value")
             kinds.add("points")
+        elif "stake" in config:  # a stake a game: the winner takes the others'
+            expect(cost).to_contain_text("Stake")
+            expect(cost).to_contain_text(_chips(config["stake"], unit))
+            kinds.add("stake")
         else:
             expect(cost).to_contain_text("Boot")
             expect(cost).to_contain_text(_chips(config["boot"], unit))
@@ -68,8 +72,9 @@ def test_lobby_names_each_room_fact_for_what_it_is(
             _chips(room["min_stack"], unit)
         )
         # no fact is called by another's name ("Entry" for the buy-in, as before)
-        expect(page.get_by_test_id(f"room-{key}")).not_to_contain_text("Stake")
-    assert kinds == {"pool", "points", "boot"}
+        if "stake" not in config:
+            expect(page.get_by_test_id(f"room-{key}")).not_to_contain_text("Stake")
+    assert kinds == {"pool", "points", "boot", "stake"}
     screenshot(page, "lobby-room-facts")
 
 

@@ -333,6 +333,8 @@ function roomFacts(room) {
     cost = { label: 'Point value', value: room.stake, why: 'Each point a loser scores costs this many chips; the winner collects them.' };
   } else if (config.boot !== undefined) {
     cost = { label: 'Boot', value: chips(config.boot), why: 'Every player puts the boot in the pot when a hand starts.' };
+  } else if (config.stake !== undefined) {
+    cost = { label: 'Stake', value: chips(config.stake), why: 'What every player puts in for a game: the winner takes the others\' stakes.' };
   } else {
     cost = { label: 'Stake', value: room.stake, why: '' };
   }

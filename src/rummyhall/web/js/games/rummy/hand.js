@@ -18,7 +18,9 @@
 //   opts.onDropOut(pos, target) a card was dropped on an outside target (open pile, finish slot)
 //   opts.outsideTarget(x, y)  -> {el, cls, kind} of an outside target under the pointer, or null
 // state: {labels: [{text, kind, points}] per group (text, when given, is shown instead of the
-//         kind's name), selected: pos|null, isWild(card) (or wild: a rank), badge(card) ->
+//         kind's name), selected: pos|null, picked: Set of "g:i" positions also shown selected
+//         (a game that picks several cards at once; clicks and Enter on them still call
+//         onSelect(pos), only `selected` gets onSelect(null)), isWild(card) (or wild: a rank), badge(card) ->
 //         {text, title} | null (rummy/badge.js), fresh: Set
 //         of "g:i" positions to mark as new, newGroup: index of the "new cards" group or -1,
 //         disabled: bool}
@@ -239,14 +241,15 @@ export function createHand(root, opts) {
       group.forEach((card, i) => {
         const pos = { group: g, index: i };
         const selected = state.selected && state.selected.group === g && state.selected.index === i;
+        const picked = selected || Boolean(state.picked && state.picked.has(`${g}:${i}`));
         const wild = state.isWild ? state.isWild(card) : card === 'JK' || (state.wild && card.slice(0, -1) === state.wild);
-        const node = cards.renderCard(card, { button: true, selected, wild });
+        const node = cards.renderCard(card, { button: true, selected: picked, wild });
         if (state.badge) addBadge(node, state.badge(card));
         node.classList.add('h13-card');
         node.dataset.testid = 'hand-card';
         node.dataset.group = String(g);
         node.dataset.index = String(i);
-        node.setAttribute('aria-pressed', selected ? 'true' : 'false');
+        node.setAttribute('aria-pressed', picked ? 'true' : 'false');
         const fresh = state.fresh && state.fresh.has(`${g}:${i}`);
         if (fresh) node.classList.add('h13-fresh');
         node.setAttribute(
