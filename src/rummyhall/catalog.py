@@ -11,9 +11,7 @@ instead:
 
 * :func:`games`: every plugin, in lobby order (:attr:`GamePlugin.order`, then name);
 * :func:`get`: one by name (:class:`UnknownGame`, a ValueError naming the known games, if none);
-* :func:`offered`: the games the server offers (those with a browser table);
-* :func:`rooms`: every offered game's rooms, in lobby order (the server builds
-  ``Rooms(rooms())``);
+* :func:`rooms`: every game's rooms, in lobby order (the server builds ``Rooms(rooms())``);
 * :func:`default`: the game a command runs when none is named (the first in lobby order).
 
 Layers (DESIGN.md): the catalog sits above ``games``, ``bots`` and ``economy`` (a plugin names an
@@ -138,10 +136,6 @@ class GamePlugin:
     web_style: str = ""
     """The URL path of the view's style sheet, relative to the client's root; ``css/<name>.css``
     when empty (the shell links it only when the file is there)."""
-    browser: bool = True
-    """False while the game has no browser table yet: the catalog knows it (records replay,
-    ``rummyhall play`` and ``simulate`` have it), but the server neither lists it
-    (``/api/games``) nor opens its rooms (:func:`offered`)."""
 
     def __post_init__(self) -> None:
         if not self.label:
@@ -220,12 +214,6 @@ def default() -> GamePlugin:
     return games()[0]
 
 
-def offered() -> tuple[GamePlugin, ...]:
-    """The games the room server offers: those with a browser table
-    (:attr:`GamePlugin.browser`), in lobby order."""
-    return tuple(plugin for plugin in games() if plugin.browser)
-
-
 def rooms() -> tuple[Room, ...]:
-    """The rooms of a fresh install's lobby: every offered game's, in lobby order."""
-    return tuple(room for plugin in offered() for room in plugin.rooms)
+    """The rooms of a fresh install's lobby: every game's, in lobby order."""
+    return tuple(room for plugin in games() for room in plugin.rooms)

@@ -52,7 +52,7 @@ def test_every_error_code_has_plain_words() -> None:
 
 def _views() -> dict[str, Path]:
     """Every game's view module file, by game (the catalog's web_view)."""
-    return {plugin.name: WEB / plugin.web_view for plugin in catalog.offered()}
+    return {plugin.name: WEB / plugin.web_view for plugin in catalog.games()}
 
 
 def test_each_game_view_brings_its_own_how_to_play_and_deal_order() -> None:
@@ -73,7 +73,7 @@ def test_each_game_view_brings_its_own_how_to_play_and_deal_order() -> None:
 def test_no_shell_file_names_a_game() -> None:
     """app.js, table.js, history.js, fair.js, howto.js, names.js, index.html, the shared CSS:
     none says a game's name, title or short name; they find the games through the registry."""
-    plugins = catalog.offered()
+    plugins = catalog.games()
     words = {plugin.name for plugin in plugins} | {plugin.title for plugin in plugins}
     words |= {plugin.label for plugin in plugins}
     own = {WEB / plugin.web_style for plugin in plugins} | set(_views().values())
@@ -96,8 +96,8 @@ async def test_api_games_gives_every_game_and_its_view_is_served(tmp_path: Path)
         assert answer.status_code == 200
         assert answer.headers["cache-control"] == "public, max-age=300"
         games = answer.json()["games"]
-        assert [game["name"] for game in games] == [plugin.name for plugin in catalog.offered()]
-        for game, plugin in zip(games, catalog.offered(), strict=True):
+        assert [game["name"] for game in games] == catalog.names()
+        for game, plugin in zip(games, catalog.games(), strict=True):
             assert game == {
                 "name": plugin.name,
                 "title": plugin.title,

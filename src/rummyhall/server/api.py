@@ -382,7 +382,7 @@ async def games(response: Response) -> JSON:
     """The installation's games, in lobby order, with what the browser client needs to show each
     one without naming it: its view module, its style sheet, its names (docs/protocol.md)."""
     response.headers["Cache-Control"] = GAMES_CACHE
-    return {"games": [_game_json(plugin) for plugin in catalog.offered()]}
+    return {"games": [_game_json(plugin) for plugin in catalog.games()]}
 
 
 def _game_json(plugin: catalog.GamePlugin) -> JSON:

@@ -35,6 +35,4 @@ PLUGIN: Final = GamePlugin(
         ),
     ),
     order=30,
-    # The browser table is being built (issue 18); until then the server does not offer the game.
-    browser=False,
 )
