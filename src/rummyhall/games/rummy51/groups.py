@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rummyhall.cards import ACE, Card, Suit
+from rummyhall.cards import ACE, KING, Card, Suit
 
 Kind = Literal["set", "run"]
 End = Literal["low", "high"]
@@ -80,7 +80,8 @@ class Group:
         # A cheap consistency check (the full rules are make_group's): a joker without a meaning,
         # or a natural card with one, would make the value and a later swap wrong.
         if len(self.stands) != len(self.cards) or any(
-            card.is_joker != (stand is not None) for card, stand in zip(self.cards, self.stands)
+            card.is_joker != (stand is not None)
+            for card, stand in zip(self.cards, self.stands, strict=False)
         ):
             raise ValueError("every joker of a group, and only a joker, stands for a card")
 
@@ -90,7 +91,9 @@ class Group:
     @property
     def value(self) -> int:
         """The group's total, each joker counted as the card it stands for."""
-        return sum(meld_value(stand or card) for card, stand in zip(self.cards, self.stands))
+        return sum(
+            meld_value(stand or card) for card, stand in zip(self.cards, self.stands, strict=True)
+        )
 
     @property
     def jokers(self) -> int:
@@ -149,7 +152,7 @@ class Group:
                 or any(other.suit == card.suit for other in naturals)
             ):
                 return None
-            return _set([*naturals, card], self._jokers())
+            return set_of([*naturals, card], self._jokers())
         low, high = self.low, self.high
         if card.is_joker:
             if end is None:
@@ -158,19 +161,19 @@ class Group:
             if end == "low":
                 if low == 1 or (low == 2 and high == HIGH_ACE):
                     return None
-                return _run((card, *self.cards), low - 1)
-            if high == HIGH_ACE or (low == 1 and high == HIGH_ACE - 1):
+                return run_of((card, *self.cards), low - 1)
+            if high == HIGH_ACE or (low == 1 and high == KING):
                 return None
-            return _run((*self.cards, card), low)
+            return run_of((*self.cards, card), low)
         if card.suit != self.suit:
             return None
         fits_low = low > 1 and card.rank == low - 1 and not (low == 2 and high == HIGH_ACE)
         fits_high = (
-            high < HIGH_ACE and _position(card, 2) == high + 1 and not (low == 1 and high == 13)
+            high < HIGH_ACE and _position(card, 2) == high + 1 and not (low == 1 and high == KING)
         )
         if end == "high" or (end is None and not fits_low):
-            return _run((*self.cards, card), low) if fits_high else None
-        return _run((card, *self.cards), low - 1) if fits_low else None
+            return run_of((*self.cards, card), low) if fits_high else None
+        return run_of((card, *self.cards), low - 1) if fits_low else None
 
     def swap(self, card: Card) -> tuple[Group, Card] | None:
         """Put natural ``card`` where a joker stands and take that joker (the physical card of the
@@ -185,7 +188,7 @@ class Group:
             for index, stand in enumerate(self.stands):
                 if stand is not None and stand == card:
                     cards = (*self.cards[:index], card, *self.cards[index + 1 :])
-                    return _run(cards, self.low), self.cards[index]
+                    return run_of(cards, self.low), self.cards[index]
             return None
         naturals, jokers = self._naturals(), self._jokers()
         if (
@@ -199,11 +202,13 @@ class Group:
         stands = [stand for stand in self.stands if stand is not None]
         index = next((i for i, stand in enumerate(stands) if stand == card), len(jokers) - 1)
         taken = jokers.pop(index)
-        return _set([*naturals, card], jokers), taken
+        return set_of([*naturals, card], jokers), taken
 
 
-def _set(naturals: Sequence[Card], jokers: Sequence[Card]) -> Group:
-    """A set from natural cards of one rank in distinct suits and jokers filling missing suits."""
+def set_of(naturals: Sequence[Card], jokers: Sequence[Card]) -> Group:
+    """The set of ``naturals`` (one rank, distinct suits) and ``jokers``, laid out in display order
+    with each joker standing for a missing suit. It trusts the caller (a solver that built the set
+    by the rules); :func:`make_group` is the one that checks."""
     ordered = sorted(naturals, key=lambda card: int(card.suit or 0))
     rank = ordered[0].rank
     held = {card.suit for card in ordered}
@@ -212,8 +217,9 @@ def _set(naturals: Sequence[Card], jokers: Sequence[Card]) -> Group:
     return Group("set", (*ordered, *jokers), stands)
 
 
-def _run(cards: Sequence[Card], low: int) -> Group:
-    """A run of ``cards`` already in order from run position ``low``; jokers take their places."""
+def run_of(cards: Sequence[Card], low: int) -> Group:
+    """The run of ``cards``, given low to high from run position ``low`` (1..14), each joker
+    standing for the card of its place. It trusts the caller, as :func:`set_of` does."""
     suit = next(card.suit for card in cards if card.suit is not None)
     stands = tuple(
         _at(low + index, suit) if card.is_joker else None for index, card in enumerate(cards)
@@ -250,7 +256,8 @@ def make_group(
     ``max_run_jokers`` jokers (``None``: any number). An opening group takes at most one joker of
     either kind: ``make_group(cards, max_set_jokers=1, max_run_jokers=1)``.
 
-    Order: a run without jokers may be given in any order (it is sorted). With jokers the cards
+    Order: a run without jokers may be given in any order (it is sorted; all thirteen cards of a
+    suit read with the ace low, as an ace laid off on ``2..K`` goes low). With jokers the cards
     are read as given, low to high, each joker standing for the place it takes (``9H 10H JK``
     makes the joker the ``JH``, ``JK 9H 10H`` the ``8H``); if that is no run, they are read high to
     low (``7S JK 5S`` is ``5S 6S 7S``). A set may be given in any order.
@@ -270,7 +277,7 @@ def make_group(
         and len(cards) <= LARGEST_SET
         and len(jokers) <= max_set_jokers
     ):
-        return _set(naturals, jokers)
+        return set_of(naturals, jokers)
     if (
         len(suits) != 1
         or len(cards) > LONGEST_RUN
@@ -283,10 +290,10 @@ def make_group(
             ordered = sorted(naturals, key=lambda card: _position(card, 2 if high_ace else 1))
             low = _run_start(ordered)
             if low is not None:
-                return _run(ordered, low)
+                return run_of(ordered, low)
         return None
     for ordered in (list(cards), list(reversed(cards))):
         low = _run_start(ordered)
         if low is not None:
-            return _run(ordered, low)
+            return run_of(ordered, low)
     return None
