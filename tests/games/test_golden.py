@@ -33,6 +33,9 @@ from rummyhall.games.patti.rules import PattiConfig
 from rummyhall.games.protocol import Game, notation, replay
 from rummyhall.games.rummy.bot import RummyBot
 from rummyhall.games.rummy.engine import RummyGame
+from rummyhall.games.rummy51.bot import Rummy51Bot
+from rummyhall.games.rummy51.engine import Rummy51
+from rummyhall.games.rummy51.rules import Rummy51Config
 from rummyhall.sim import FairHouse, Runner, Tally
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -189,8 +192,67 @@ def make_all() -> list[dict[str, Any]]:
         )
     )
     games += marriage_games()
+    games += rummy51_games()
     games += patti_games()
     return games
+
+
+def play_rummy51(config: Rummy51Config, seed: int, naps: int = 0) -> Rummy51:
+    """A game of Rummy 51 between its bots; seat 1 lets ``naps`` turns time out."""
+    game = Rummy51(config)
+    bots: dict[int, Any] = {
+        seat: Rummy51Bot(seed=seed * 10 + seat) for seat in range(1, config.seats + 1)
+    }
+    if naps:
+        bots[1] = Napper(bots[1], naps)
+    tally = Tally(config.seats)
+    Runner(game, bots, FairHouse(seed, client_seed=f"golden-{seed}"), tally).run()
+    assert game.over and not tally.violations, tally.violations
+    return game
+
+
+class Napper:
+    """A bot that lets its turn time out ``naps`` times, from its second turn on."""
+
+    def __init__(self, bot: Any, naps: int) -> None:
+        self.bot = bot
+        self.naps = naps
+        self.turns: set[int] = set()
+
+    def act(self, view: dict[str, Any]) -> str | None:
+        if view.get("turn") == view["viewer"] and not view.get("drawn") and self.naps:
+            self.turns.add(view["closed"])  # one fewer card in the stock each turn
+            if len(self.turns) >= 2:
+                self.naps -= 1
+                return None  # the table applies the timeout at the deadline
+        return self.bot.act(view)
+
+
+def rummy51_games() -> list[dict[str, Any]]:
+    """Rummy 51: a 4-player game with lay-offs and a joker swap, a "Rummy", and a 3-player game
+    with timeouts."""
+    found: dict[str, dict[str, Any]] = {}
+    four = Rummy51Config(seats=4, stake=10, first=2)
+    for seed in range(1, 300):
+        game = play_rummy51(four, seed)
+        actions = {entry["action"].split()[0] for entry in game.log}
+        if {"add", "swap", "meld"} <= actions:
+            text = f"4 players, stake 10: openings, lay-offs, a joker swap; bots (seed {seed})"
+            found["rummy51-lay-offs"] = document("rummy51-lay-offs", f"rummy51, {text}", game)
+            break
+    two = Rummy51Config(seats=2, stake=10)
+    for seed in range(1, 2000):
+        game = play_rummy51(two, seed)
+        if game.result is not None and game.result.detail["rummy"]:
+            text = f"2 players: a Rummy, out in the turn of the opening; bots (seed {seed})"
+            found["rummy51-rummy"] = document("rummy51-rummy", f"rummy51, {text}", game)
+            break
+    three = Rummy51Config(seats=3, stake=5, first=3)
+    game = play_rummy51(three, 7, naps=2)
+    text = "3 players, stake 5: seat 1 lets two turns time out; bots"
+    found["rummy51-timeouts"] = document("rummy51-timeouts", f"rummy51, {text}", game)
+    assert set(found) == {"rummy51-lay-offs", "rummy51-rummy", "rummy51-timeouts"}, set(found)
+    return list(found.values())
 
 
 def marriage_games() -> list[dict[str, Any]]:
@@ -301,6 +363,9 @@ def test_the_golden_games_are_there() -> None:
         "indian13-classic-pool101",
         "marriage21-points",
         "marriage21-wrong-declaration",
+        "rummy51-lay-offs",
+        "rummy51-rummy",
+        "rummy51-timeouts",
         "patti-show",
         "patti-pot-limit",
         "patti-timeouts",
@@ -353,6 +418,12 @@ def test_the_golden_games_show_what_they_say() -> None:
     assert any(m["move"] == "out of chips" for m in final["moves"])
     for data in patti.values():
         assert sum(p["amount"] for p in data["result"]["postings"]) == 0
+    r51 = {name: by_name[name] for name in by_name if name.startswith("rummy51")}
+    kinds = {entry["action"].split()[0] for entry in r51["rummy51-lay-offs"]["actions"]}
+    assert {"open", "meld", "add", "swap"} <= kinds
+    assert r51["rummy51-rummy"]["result"]["detail"]["rummy"]
+    naps = [e for e in r51["rummy51-timeouts"]["actions"] if e["action"] == "timeout"]
+    assert [e["seat"] for e in naps] == [1, 1]
 
 
 if __name__ == "__main__":
