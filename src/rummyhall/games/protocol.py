@@ -336,6 +336,24 @@ def as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     return order
 
 
+def refilled(deal: Deal, under: Sequence[Card], pile: str) -> list[Card]:
+    """The new closed deck a refill deals (:meth:`Game.refill_source`): ``deal``'s deck as an
+    order of exactly the physical cards ``under`` the top of the discard pile (called ``pile`` in
+    the messages). Raises :class:`InvalidCards` for other cards, or for a provable refill whose
+    ``source`` is not those cards, bottom first."""
+    stock = as_dealt(deal.deck, under)
+    if stock is None:
+        raise InvalidCards(
+            f"a refill must hold exactly the {len(under)} cards of the {pile} under its top "
+            "card, in a new order"
+        )
+    if deal.refill is not None and not same_cards(deal.source, under):
+        raise InvalidCards(
+            f"a refill's 'from' must list the {pile} under its top card, bottom first"
+        )
+    return stock
+
+
 def same_cards(a: Sequence[Card], b: Sequence[Card]) -> bool:
     """Whether two card lists name the same cards in the same order; a card without a copy number
     (copy 0) matches any copy of its value."""

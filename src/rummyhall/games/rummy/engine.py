@@ -73,7 +73,7 @@ from rummyhall.games.protocol import (
     TooLate,
     UnknownSeat,
     as_dealt,
-    same_cards,
+    refilled,
 )
 from rummyhall.games.rummy.events import (
     RUMMY_EVENTS,
@@ -496,17 +496,7 @@ class RummyGame(Game):
         return [entry.card for entry in self.pile[:-1]]
 
     def _reshuffle(self, deal: Deal, at: int) -> list[Event]:
-        under = [entry.card for entry in self.pile[:-1]]
-        stock = as_dealt(deal.deck, under)
-        if stock is None:
-            raise InvalidCards(
-                f"a refill must hold exactly the {len(under)} cards of the open pile under its "
-                "top card, in a new order"
-            )
-        if deal.refill is not None and not same_cards(deal.source, under):
-            raise InvalidCards(
-                "a refill's 'from' must list the open pile under its top card, bottom first"
-            )
+        stock = refilled(deal, [entry.card for entry in self.pile[:-1]], "open pile")
         assert self.turn is not None
         self.stock = stock
         self.pile = self.pile[-1:]

@@ -41,7 +41,7 @@ from rummyhall.games.protocol import (
     TooLate,
     ViewShape,
     as_dealt,
-    same_cards,
+    refilled,
 )
 from rummyhall.games.rummy51.events import (
     RUMMY51_EVENTS,
@@ -312,17 +312,7 @@ class Rummy51(Game):
         return [entry.card for entry in self.pile[:-1]]
 
     def _reshuffle(self, deal: Deal, at: int) -> list[Event]:
-        under = self.refill_source()
-        stock = as_dealt(deal.deck, under)
-        if stock is None:
-            raise InvalidCards(
-                f"a refill must hold exactly the {len(under)} cards of the discard pile under "
-                "its top card, in a new order"
-            )
-        if deal.refill is not None and not same_cards(deal.source, under):
-            raise InvalidCards(
-                "a refill's 'from' must list the discard pile under its top card, bottom first"
-            )
+        stock = refilled(deal, self.refill_source(), "discard pile")
         assert self.turn is not None
         # --- validated ---
         self.stock = stock
