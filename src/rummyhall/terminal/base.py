@@ -67,6 +67,18 @@ def house_bots(game: str) -> BotFactory:
     return make_bot
 
 
+def draw_first(players: int) -> int:
+    """The first player of a session's first game, drawn at random (our decision for the tables
+    that play game after game)."""
+    return secrets.randbelow(players) + 1
+
+
+def record_path(path: Path, number: int) -> Path:
+    """Where game ``number`` of a session is saved: ``path`` itself for the first game, then
+    ``name-2.json``, ``name-3.json``..."""
+    return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
 def new_fair_deal(client_seed: str, nonce: int) -> FairDeal:
     """A provably-fair deal with a fresh secret server seed."""
     return FairDeal.new(client_seed, nonce)

@@ -12,7 +12,6 @@ players can pay the boot. There are no timers at a terminal.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -33,9 +32,11 @@ from rummyhall.terminal.base import (
     QuitTable,
     TerminalBase,
     canonical_card,
+    draw_first,
     house_bots,
     pad,
     play,
+    record_path,
     rpad,
 )
 
@@ -60,11 +61,6 @@ make_bot = house_bots(Patti.name)
 """The house bot of each seat (:func:`rummyhall.terminal.base.house_bots`)."""
 
 
-def draw_first(players: int) -> int:
-    """The first player of the session's first game, drawn at random (our decision)."""
-    return secrets.randbelow(players) + 1
-
-
 @dataclass(frozen=True, slots=True)
 class PattiSettings:
     """What ``rummyhall play patti`` was asked for."""
@@ -87,12 +83,6 @@ class PattiSettings:
             first=first,
             turn_ms=NO_LIMIT_MS,
         )
-
-
-def record_path(path: Path, number: int) -> Path:
-    """Where game ``number`` of the session is saved: ``path`` itself for the first game, then
-    ``name-2.json``, ``name-3.json``..."""
-    return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
 
 
 class PattiTable(TerminalBase[Patti, PattiView]):

@@ -20,7 +20,6 @@ games played. There are no timers at a terminal.
 
 from __future__ import annotations
 
-import secrets
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -47,9 +46,11 @@ from rummyhall.terminal.base import (
     Style,
     TerminalBase,
     canonical_card,
+    draw_first,
     house_bots,
     pad,
     play,
+    record_path,
     rpad,
 )
 
@@ -90,11 +91,6 @@ make_bot = house_bots(Rummy51.name)
 """The house bot of each seat (:func:`rummyhall.terminal.base.house_bots`)."""
 
 
-def draw_first(players: int) -> int:
-    """The first player of the session's first game, drawn at random (our decision)."""
-    return secrets.randbelow(players) + 1
-
-
 @dataclass(frozen=True, slots=True)
 class Rummy51Settings:
     """What ``rummyhall play rummy51`` was asked for."""
@@ -111,12 +107,6 @@ class Rummy51Settings:
         """A game's config at this table (ValueError for one the rules refuse), with a turn time
         too long to ever run out."""
         return Rummy51Config(seats=self.players, stake=self.stake, first=first, turn_ms=NO_LIMIT_MS)
-
-
-def record_path(path: Path, number: int) -> Path:
-    """Where game ``number`` of the session is saved: ``path`` itself for the first game, then
-    ``name-2.json``, ``name-3.json``..."""
-    return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
 
 
 def _cards(texts: Sequence[str]) -> list[Card]:
