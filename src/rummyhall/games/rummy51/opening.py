@@ -70,8 +70,9 @@ def _rank_at(position: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Opening:
-    """Groups to lay down together and their total value. ``groups`` come in the search's order:
-    by rank (an ace-high run first, with the aces), runs of a rank before its sets."""
+    """Groups to lay down together and their total value. ``groups`` come in the search's order,
+    by their lowest card: rank, then suit S H D C (an ace counts as rank 1, so an ace-high run
+    comes first)."""
 
     groups: tuple[Group, ...]
     value: int
@@ -91,20 +92,20 @@ class Opening:
         return sum(group.jokers for group in self.groups)
 
 
-Shape = tuple[int, int, int, int, str, int, int, tuple[int, ...]]
+_Shape = tuple[int, int, int, int, str, int, int, tuple[int, ...]]
 """A group to lay: (mask of its natural cards, jokers, size, value, kind, suit, first position
 (a set: its rank), places). ``places``: a run's joker positions, a set's suits."""
 
-Option = tuple[int, int, int, Shape]
+_Option = tuple[int, int, int, _Shape]
 """A group in the search: (mask, jokers, score, shape)."""
 
 
 @lru_cache(maxsize=1 << 14)
-def _run_shapes(suit: int, pattern: int, limit: int) -> tuple[Shape, ...]:
+def _run_shapes(suit: int, pattern: int, limit: int) -> tuple[_Shape, ...]:
     """The runs of ``suit`` whose held ranks are the bits of ``pattern`` (bit ``rank - 1``), with
     up to ``limit`` jokers: the best per (cards, jokers)."""
     held = [False] + [bool(pattern >> (_rank_at(p) - 1) & 1) for p in range(1, HIGH_ACE + 1)]
-    found: dict[tuple[int, int], Shape] = {}
+    found: dict[tuple[int, int], _Shape] = {}
     for low in range(1, HIGH_ACE - 1):
         missing: list[int] = []
         present: list[int] = []
@@ -135,12 +136,12 @@ def _run_shapes(suit: int, pattern: int, limit: int) -> tuple[Shape, ...]:
 
 
 @lru_cache(maxsize=1 << 10)
-def _set_shapes(rank: int, pattern: int, jokers: int) -> tuple[Shape, ...]:
+def _set_shapes(rank: int, pattern: int, jokers: int) -> tuple[_Shape, ...]:
     """The sets of 3 or 4 cards that the held suits of ``rank`` (bit ``suit`` of ``pattern``)
     make with up to ``jokers`` jokers (a set takes one at most)."""
     suits = [suit for suit in range(4) if pattern >> suit & 1]
     worth = _RANK_VALUE[rank]
-    found: list[Shape] = []
+    found: list[_Shape] = []
     for count in range(2, len(suits) + 1):
         for chosen in combinations(suits, count):
             mask = sum(_bit(rank, suit) for suit in chosen)
@@ -184,7 +185,7 @@ def best_opening(hand: Sequence[Card], *, keep: int = 1, opening: bool = True) -
     if len(hand) - keep < SMALLEST_GROUP:
         return Opening((), 0)
     limit = min(_OPENING_RUN_JOKERS if opening else len(jokers), len(jokers))
-    shapes: list[Shape] = []
+    shapes: list[_Shape] = []
     fewest = SMALLEST_GROUP - min(len(jokers), _SET_JOKERS)  # suits a set needs
     for rank in range(1, 14):
         if suits_of[rank].bit_count() >= fewest:
@@ -202,8 +203,8 @@ _INFEASIBLE: Final = -(1 << 62)
 
 
 def _search(
-    once: int, twice: int, jokers: int, keep: int, shapes: list[Shape], size: int
-) -> list[Shape]:
+    once: int, twice: int, jokers: int, keep: int, shapes: list[_Shape], size: int
+) -> list[_Shape]:
     """The shapes of the best packing that keeps ``keep`` cards (steps 3 and 4)."""
     # One integer per shape ranks value, then cards laid, then fewer jokers: the weights keep
     # each part below the one before it for any packing of this hand.
@@ -215,14 +216,14 @@ def _search(
     once &= usable  # a card in no shape is kept, whatever happens
     twice &= usable
     keep -= size - (once.bit_count() + twice.bit_count() + jokers)
-    by_pivot: dict[int, list[Option]] = {}
+    by_pivot: dict[int, list[_Option]] = {}
     for shape in shapes:
         mask, used, laid, value = shape[:4]
         score = value * per_point + laid * per_card - used
         by_pivot.setdefault(mask & -mask, []).append((mask, used, score, shape))
 
     # (cards, jokers) -> (best score, the shape laid at the lowest card, or None: keep that card)
-    memo: dict[tuple[int, int, int], tuple[int, Option | None]] = {}
+    memo: dict[tuple[int, int, int], tuple[int, _Option | None]] = {}
 
     def best(a: int, b: int, j: int) -> int:
         """The best score of what is left, however many cards it keeps."""
@@ -255,7 +256,7 @@ def _search(
 
     # The keep rule binds only where the best packing lays (nearly) everything: those states,
     # and only those, are searched again with the number of cards still to keep.
-    needy: dict[tuple[int, int, int, int], tuple[int, Option | None]] = {}
+    needy: dict[tuple[int, int, int, int], tuple[int, _Option | None]] = {}
 
     def keeping(a: int, b: int, j: int, need: int) -> int:
         """The best score of what is left that keeps at least ``need`` (> 0) cards."""
@@ -286,7 +287,7 @@ def _search(
     else:
         best(once, twice, jokers)
     # Walk the memos from the top, taking each state's choice as the search made it.
-    picked: list[Shape] = []
+    picked: list[_Shape] = []
     a, b, j = once, twice, jokers
     while a:
         low = a & -a
@@ -314,7 +315,7 @@ def _search(
 
 
 def _lay(
-    chosen: Sequence[Shape], naturals: dict[int, list[Card]], jokers: Sequence[Card]
+    chosen: Sequence[_Shape], naturals: dict[int, list[Card]], jokers: Sequence[Card]
 ) -> Opening:
     """The chosen shapes as groups of the hand's physical cards, lower ``copy`` first."""
     spare = sorted(jokers, key=_by_copy)
