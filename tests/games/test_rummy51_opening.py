@@ -215,6 +215,15 @@ def test_always_keep_a_card_to_throw() -> None:
     assert len(check(physical("KS KH KD JK 5C 6C 7C")).cards) == 6
 
 
+def test_a_joker_in_the_place_of_a_card_laid_elsewhere() -> None:
+    # one 8C for two runs: the joker is the 8C of the other
+    best = check(physical("7C 7C 8C 9C 9C JK 2D"))
+    assert (best.value, sorted(str(g) for g in best.groups)) == (48, ["7C 8C 9C", "7C JK 9C"])
+    # the joker is the 6S of the run while the 6S is in the set with the other joker
+    best = check(physical("4S 5S 6S 6H JK JK"), keep=0)
+    assert (best.value, sorted(str(g) for g in best.groups)) == (33, ["4S 5S JK", "6S 6H JK"])
+
+
 def test_more_cards_then_fewer_jokers_break_ties() -> None:
     # 12 either way: 3C 4C JK (the 5C) or 3H 3D 3C JK, which lays a card more
     best = check(physical("3C 3H 3D 4C JK JK"))

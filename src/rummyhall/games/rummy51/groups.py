@@ -210,10 +210,11 @@ def set_of(naturals: Sequence[Card], jokers: Sequence[Card]) -> Group:
     with each joker standing for a missing suit. It trusts the caller (a solver that built the set
     by the rules); :func:`make_group` is the one that checks."""
     ordered = sorted(naturals, key=lambda card: int(card.suit or 0))
-    rank = ordered[0].rank
-    held = {card.suit for card in ordered}
-    missing = [Card(rank, suit) for suit in Suit if suit not in held]
-    stands: tuple[Card | None, ...] = (None,) * len(ordered) + tuple(missing[: len(jokers)])
+    stands: tuple[Card | None, ...] = (None,) * len(ordered)
+    if jokers:
+        held = {card.suit for card in ordered}
+        missing = [suit for suit in Suit if suit not in held]
+        stands += tuple(Card(ordered[0].rank, suit) for suit in missing[: len(jokers)])
     return Group("set", (*ordered, *jokers), stands)
 
 

@@ -14,9 +14,10 @@ How it works:
    many jokers differ only in where the jokers stand, so only the more valuable is listed (with
    ``10H JH QH`` a joker is the ``KH``, not the ``9H``). Lists are cached by suit (runs) and rank
    (sets) pattern: the same patterns come back hand after hand.
-3. **Search.** The lowest undecided card is kept (one copy), or laid in one of the listed groups
-   it is the lowest card of. The best score of each state (cards left, jokers left) is memoised,
-   so the result is the true maximum over every packing.
+3. **Search.** The lowest undecided card is kept (with its second copy, if held twice), or a copy
+   of it is laid in one of the listed groups it is the lowest card of. The best score of each
+   state (cards left, jokers left) is memoised, so the result is the true maximum over every
+   packing.
 4. **Keeping a card.** The best packing of what is left usually keeps ``keep`` cards anyway; only
    the states where it does not are searched again, with the number of cards still to keep.
 5. **Physical cards.** The packing is laid with the hand's own card objects, lower ``copy`` first.
@@ -69,8 +70,9 @@ def _rank_at(position: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Opening:
-    """Groups to lay down together and their total value. ``groups`` come in the search's order:
-    by rank (an ace-high run first, with the aces), runs of a rank before its sets."""
+    """Groups to lay down together and their total value. ``groups`` come in the search's order,
+    by their lowest card: rank, then suit S H D C (an ace counts as rank 1, so an ace-high run
+    comes first)."""
 
     groups: tuple[Group, ...]
     value: int
@@ -90,20 +92,20 @@ class Opening:
         return sum(group.jokers for group in self.groups)
 
 
-Shape = tuple[int, int, int, int, str, int, int, tuple[int, ...]]
+_Shape = tuple[int, int, int, int, str, int, int, tuple[int, ...]]
 """A group to lay: (mask of its natural cards, jokers, size, value, kind, suit, first position
 (a set: its rank), places). ``places``: a run's joker positions, a set's suits."""
 
-Option = tuple[int, int, int, Shape]
+_Option = tuple[int, int, int, _Shape]
 """A group in the search: (mask, jokers, score, shape)."""
 
 
 @lru_cache(maxsize=1 << 14)
-def _run_shapes(pattern: int, limit: int) -> tuple[Shape, ...]:
-    """The runs of one suit (masks for spades; shift by the suit) whose held ranks are the bits of
-    ``pattern`` (bit ``rank - 1``), with up to ``limit`` jokers: the best per (cards, jokers)."""
+def _run_shapes(suit: int, pattern: int, limit: int) -> tuple[_Shape, ...]:
+    """The runs of ``suit`` whose held ranks are the bits of ``pattern`` (bit ``rank - 1``), with
+    up to ``limit`` jokers: the best per (cards, jokers)."""
     held = [False] + [bool(pattern >> (_rank_at(p) - 1) & 1) for p in range(1, HIGH_ACE + 1)]
-    found: dict[tuple[int, int], Shape] = {}
+    found: dict[tuple[int, int], _Shape] = {}
     for low in range(1, HIGH_ACE - 1):
         missing: list[int] = []
         present: list[int] = []
@@ -116,29 +118,30 @@ def _run_shapes(pattern: int, limit: int) -> tuple[Shape, ...]:
             if high - low < 2 or not present:
                 continue
             # Jokers fill the missing places, and may also take held places (the card held
-            # there may be wanted in another group), as long as one natural card stays.
+            # there may be wanted in another group: 7C 8C 9C and 7C JK 9C with one 8C), as
+            # long as one natural card stays.
             for extra in range(min(limit - len(missing), len(present) - 1) + 1):
                 for replaced in combinations(present, extra):
                     mask = 0
                     for p in present:
                         if p not in replaced:
-                            mask |= _bit(_rank_at(p), 0)
+                            mask |= _bit(_rank_at(p), suit)
                     used = len(missing) + extra
                     best = found.get((mask, used))
                     if best is None or value > best[3]:
                         places = tuple(sorted((*missing, *replaced)))
                         size = high - low + 1
-                        found[mask, used] = (mask, used, size, value, "run", 0, low, places)
+                        found[mask, used] = (mask, used, size, value, "run", suit, low, places)
     return tuple(found.values())
 
 
 @lru_cache(maxsize=1 << 10)
-def _set_shapes(rank: int, pattern: int, jokers: int) -> tuple[Shape, ...]:
+def _set_shapes(rank: int, pattern: int, jokers: int) -> tuple[_Shape, ...]:
     """The sets of 3 or 4 cards that the held suits of ``rank`` (bit ``suit`` of ``pattern``)
     make with up to ``jokers`` jokers (a set takes one at most)."""
     suits = [suit for suit in range(4) if pattern >> suit & 1]
     worth = _RANK_VALUE[rank]
-    found: list[Shape] = []
+    found: list[_Shape] = []
     for count in range(2, len(suits) + 1):
         for chosen in combinations(suits, count):
             mask = sum(_bit(rank, suit) for suit in chosen)
@@ -182,13 +185,14 @@ def best_opening(hand: Sequence[Card], *, keep: int = 1, opening: bool = True) -
     if len(hand) - keep < SMALLEST_GROUP:
         return Opening((), 0)
     limit = min(_OPENING_RUN_JOKERS if opening else len(jokers), len(jokers))
-    shapes: list[Shape] = []
+    shapes: list[_Shape] = []
+    fewest = SMALLEST_GROUP - min(len(jokers), _SET_JOKERS)  # suits a set needs
     for rank in range(1, 14):
-        if suits_of[rank]:
+        if suits_of[rank].bit_count() >= fewest:
             shapes += _set_shapes(rank, suits_of[rank], len(jokers))
     for suit in range(4):
-        for mask, used, size, value, kind, _, low, places in _run_shapes(ranks_of[suit], limit):
-            shapes.append((mask << suit, used, size, value, kind, suit, low, places))
+        if ranks_of[suit]:
+            shapes += _run_shapes(suit, ranks_of[suit], limit)
     if not shapes:
         return Opening((), 0)
     return _lay(_search(once, twice, len(jokers), keep, shapes, len(hand)), naturals, jokers)
@@ -199,8 +203,8 @@ _INFEASIBLE: Final = -(1 << 62)
 
 
 def _search(
-    once: int, twice: int, jokers: int, keep: int, shapes: list[Shape], size: int
-) -> list[Shape]:
+    once: int, twice: int, jokers: int, keep: int, shapes: list[_Shape], size: int
+) -> list[_Shape]:
     """The shapes of the best packing that keeps ``keep`` cards (steps 3 and 4)."""
     # One integer per shape ranks value, then cards laid, then fewer jokers: the weights keep
     # each part below the one before it for any packing of this hand.
@@ -212,14 +216,14 @@ def _search(
     once &= usable  # a card in no shape is kept, whatever happens
     twice &= usable
     keep -= size - (once.bit_count() + twice.bit_count() + jokers)
-    by_pivot: dict[int, list[Option]] = {}
+    by_pivot: dict[int, list[_Option]] = {}
     for shape in shapes:
         mask, used, laid, value = shape[:4]
         score = value * per_point + laid * per_card - used
         by_pivot.setdefault(mask & -mask, []).append((mask, used, score, shape))
 
-    # (cards, jokers) -> (best score, the shape laid at the lowest card, or None: keep one copy)
-    memo: dict[tuple[int, int, int], tuple[int, Option | None]] = {}
+    # (cards, jokers) -> (best score, the shape laid at the lowest card, or None: keep that card)
+    memo: dict[tuple[int, int, int], tuple[int, _Option | None]] = {}
 
     def best(a: int, b: int, j: int) -> int:
         """The best score of what is left, however many cards it keeps."""
@@ -232,8 +236,8 @@ def _search(
         if hit is not None:
             return hit[0]
         low = a & -a
-        # Keep one copy of the lowest card (the other, if any, is decided next), or lay it.
-        top = best(a, b ^ low, j) if b & low else best(a ^ low, b, j)
+        # Keep the lowest card (both copies, if two), or lay a copy (the other is decided next).
+        top = best(a ^ low, b & ~low, j)
         choice = None
         for option in by_pivot[low]:
             mask, used, score, _ = option
@@ -252,7 +256,7 @@ def _search(
 
     # The keep rule binds only where the best packing lays (nearly) everything: those states,
     # and only those, are searched again with the number of cards still to keep.
-    needy: dict[tuple[int, int, int, int], tuple[int, Option | None]] = {}
+    needy: dict[tuple[int, int, int, int], tuple[int, _Option | None]] = {}
 
     def keeping(a: int, b: int, j: int, need: int) -> int:
         """The best score of what is left that keeps at least ``need`` (> 0) cards."""
@@ -264,8 +268,8 @@ def _search(
         if hit is not None:
             return hit[0]
         low = a & -a
-        rest = (a, b ^ low) if b & low else (a ^ low, b)
-        top = best(*rest, j) if need == 1 else keeping(*rest, j, need - 1)
+        still = need - (2 if b & low else 1)
+        top = best(a ^ low, b & ~low, j) if still <= 0 else keeping(a ^ low, b & ~low, j, still)
         choice = None
         for option in by_pivot.get(low, ()):
             mask, used, score, _ = option
@@ -283,7 +287,7 @@ def _search(
     else:
         best(once, twice, jokers)
     # Walk the memos from the top, taking each state's choice as the search made it.
-    picked: list[Shape] = []
+    picked: list[_Shape] = []
     a, b, j = once, twice, jokers
     while a:
         low = a & -a
@@ -293,7 +297,7 @@ def _search(
                 continue
             option = needy[a, b, j, need][1]
             if option is None:
-                need -= 1
+                need -= 2 if b & low else 1
         elif low not in by_pivot:
             a, b = a ^ low, b & ~low
             continue
@@ -302,7 +306,7 @@ def _search(
         else:
             option = memo[a, b, j][1]
         if option is None:
-            a, b = (a, b ^ low) if b & low else (a ^ low, b)
+            a, b = a ^ low, b & ~low
             continue
         mask, used, _, shape = option
         a, b, j = a & ~(mask & ~b), b & ~mask, j - used
@@ -311,23 +315,36 @@ def _search(
 
 
 def _lay(
-    chosen: Sequence[Shape], naturals: dict[int, list[Card]], jokers: Sequence[Card]
+    chosen: Sequence[_Shape], naturals: dict[int, list[Card]], jokers: Sequence[Card]
 ) -> Opening:
     """The chosen shapes as groups of the hand's physical cards, lower ``copy`` first."""
-    pools = {bit: sorted(cards, key=_by_copy) for bit, cards in naturals.items()}
     spare = sorted(jokers, key=_by_copy)
+    twice: set[int] = set()  # cards held twice whose lower copy is laid already
+
+    def take(bit: int) -> Card:
+        cards = naturals[bit]
+        if len(cards) == 1:
+            return cards[0]
+        low, high = sorted(cards, key=_by_copy)
+        if bit in twice:
+            return high
+        twice.add(bit)
+        return low
+
     groups = []
-    for _, used, size, _, kind, suit, low, places in chosen:
+    total = 0
+    for _, used, size, value, kind, suit, low, places in chosen:
+        total += value
         if kind == "set":
-            sets = [pools[_bit(low, s)].pop(0) for s in places]
-            groups.append(set_of(sets, [spare.pop(0) for _ in range(used)]))
+            cards = [take(_bit(low, s)) for s in places]
+            groups.append(set_of(cards, [spare.pop(0) for _ in range(used)]))
         else:
             cards = [
-                (spare if p in places else pools[_bit(_rank_at(p), suit)]).pop(0)
+                spare.pop(0) if p in places else take(_bit(_rank_at(p), suit))
                 for p in range(low, low + size)
             ]
             groups.append(run_of(cards, low))
-    return Opening(tuple(groups), sum(group.value for group in groups))
+    return Opening(tuple(groups), total)
 
 
 def _by_copy(card: Card) -> int:
