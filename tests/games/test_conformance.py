@@ -96,12 +96,23 @@ def indian13_noise(game: Game, rng: random.Random) -> list[Attempt]:
     return attempts
 
 
-class Stubborn:
-    """A bot that will not declare (nor drop) until it has seen the closed deck refilled, so that
-    deals run the stock dry."""
+def _ends_a_deal(action: str) -> bool:
+    """What a rummy :class:`Stubborn` holds back: a declaration or a drop."""
+    return action.split(maxsplit=1)[0] in ("declare", "drop")
 
-    def __init__(self, seed: int, make: Callable[..., Bot] = Indian13Bot) -> None:
+
+class Stubborn:
+    """A bot that holds back the actions ``held`` names (by default, declaring and dropping)
+    until it has seen the closed deck refilled, so that games run the stock dry."""
+
+    def __init__(
+        self,
+        seed: int,
+        make: Callable[..., Bot] = Indian13Bot,
+        held: Callable[[str], bool] = _ends_a_deal,
+    ) -> None:
         self.bot = make(seed=seed)
+        self.held = held
         self.closed: int | None = None
         self.refilled = False
 
@@ -111,7 +122,7 @@ class Stubborn:
             self.refilled |= self.closed is not None and closed > self.closed
             self.closed = closed
         action = self.bot.act(view)
-        while not self.refilled and action is not None and action.split()[0] in ("declare", "drop"):
+        while not self.refilled and action is not None and self.held(action):
             action = self.bot.act(view)  # the bot never repeats itself: its next choice
         return action
 
@@ -493,28 +504,9 @@ def rummy51_noise(game: Game, rng: random.Random) -> list[Attempt]:
     return attempts
 
 
-class Hoarder:
-    """A Rummy 51 bot that lays nothing down until it has seen the stock refilled, so that games
-    run the stock dry."""
-
-    def __init__(self, seed: int) -> None:
-        self.bot = Rummy51Bot(seed=seed)
-        self.closed: int | None = None
-        self.refilled = False
-
-    def act(self, view: dict[str, Any]) -> str | None:
-        closed = view.get("closed")
-        if isinstance(closed, int):
-            self.refilled |= self.closed is not None and closed > self.closed
-            self.closed = closed
-        action = self.bot.act(view)
-        while not self.refilled and action is not None and _lays(action):
-            action = self.bot.act(view)  # the bot never repeats itself: its next choice
-        return action
-
-
 def _lays(action: str) -> bool:
-    """What a :class:`Hoarder` holds back: laying cards down, and taking the discard."""
+    """What a Rummy 51 :class:`Stubborn` (a "hoarder") holds back: laying cards down, and taking
+    the discard."""
     return action.split(maxsplit=1)[0] in ("open", "meld", "add", "swap") or action == "draw open"
 
 
@@ -538,7 +530,7 @@ def test_rummy51_conformance(seats: int, games: int, style: str) -> None:
 
     def make_bot(seat: int, seed: int) -> Bot:
         if style == "hoarder":
-            return Hoarder(seed * 10 + seat)
+            return Stubborn(seed * 10 + seat, Rummy51Bot, _lays)
         return Rummy51Bot(seed=seed * 10 + seat)
 
     report = run_conformance(
