@@ -30,7 +30,6 @@ from rummyhall.games.patti.rules import (
     POT_LIMIT_BOOTS,
     TURN_MS,
     PattiConfig,
-    next_first,
 )
 from rummyhall.games.protocol import (
     HOUSE,
@@ -40,6 +39,7 @@ from rummyhall.games.protocol import (
     GameError,
     Posting,
     game_class,
+    next_first,
     replay,
 )
 from scenarios import Table, patti_deck

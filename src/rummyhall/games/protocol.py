@@ -305,6 +305,18 @@ DEFAULT_VIEWS: Final = ViewShape()
 """The rummy games' view shape, every engine's default."""
 
 
+def next_first(first: int, seats: int) -> int:
+    """The seat that moves first in a table's next game when the first move passes one seat on,
+    round the table (Rummy Patti, Rummy 51)."""
+    return first % seats + 1
+
+
+def first_of_game(game_no: int, seats: int) -> int:
+    """The seat that moves first in game ``game_no`` (1, 2, ...) of a table whose first move
+    passes one seat on each game, seat 1 first (:meth:`Game.table_config`)."""
+    return (game_no - 1) % seats + 1
+
+
 def as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     """``deck`` as an order of exactly the physical ``cards``, or None if it is not one. A card
     with a copy number must be that very copy; a plain one (copy 0) takes the first copy of its

@@ -78,6 +78,7 @@ from rummyhall.games.protocol import (
     TooLate,
     UnknownSeat,
     ViewShape,
+    first_of_game,
 )
 
 # Phases of a game.
@@ -199,7 +200,7 @@ class Patti(Game):
         seats = int(config["seats"])
         following: JSON = dict(config)
         following["stacks"] = [stacks.get(seat, 0) for seat in range(1, seats + 1)]
-        following["first"] = (game_no - 1) % seats + 1
+        following["first"] = first_of_game(game_no, seats)
         return following
 
     @property

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
-from rummyhall.games.protocol import JSON
+from rummyhall.games.protocol import JSON, next_first
 
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 6
@@ -96,8 +96,3 @@ class PattiConfig:
         if "stacks" in values:
             values["stacks"] = tuple(int(stack) for stack in values["stacks"])
         return cls(**values)
-
-
-def next_first(first: int, seats: int) -> int:
-    """The seat that acts first in the next game: one seat on, round the table."""
-    return first % seats + 1

@@ -41,6 +41,7 @@ from rummyhall.games.protocol import (
     TooLate,
     ViewShape,
     as_dealt,
+    first_of_game,
     refilled,
 )
 from rummyhall.games.rummy51.events import (
@@ -72,7 +73,6 @@ from rummyhall.games.rummy51.rules import (
     WIN_SCORE,
     Rummy51Config,
     hand_points,
-    next_first,
 )
 from rummyhall.games.rummy51.views import OpeningHintView, PlaceView, Rummy51SeatView, Rummy51View
 
@@ -213,10 +213,7 @@ class Rummy51(Game):
         """The first move passes one seat on from game to game, seat 1 first."""
         following: JSON = dict(config)
         seats = int(config.get("seats", Rummy51Config().seats))
-        first = 1
-        for _ in range(game_no - 1):
-            first = next_first(first, seats)
-        following["first"] = first
+        following["first"] = first_of_game(game_no, seats)
         return following
 
     def shoe(self) -> tuple[int, int]:

@@ -71,11 +71,6 @@ class Rummy51Config:
         return cls(**{key: int(value) for key, value in data.items()})
 
 
-def next_first(first: int, seats: int) -> int:
-    """The seat that moves first in the next game: one seat on, round the table."""
-    return first % seats + 1
-
-
 def hand_points(card: Card) -> int:
     """What a card left in hand at the end costs: 2-9 their number, 10/J/Q/K/A 10, a joker 20."""
     if card.is_joker:

@@ -29,12 +29,12 @@ from typing import Final, TextIO
 
 from rummyhall.cards import Card, CardError, format_groups, parse, parse_groups, sort_key
 from rummyhall.catalog import PlayRequest
-from rummyhall.games.protocol import HOUSE, Deal, Event, GameError, Result, data_of
+from rummyhall.games.protocol import HOUSE, Deal, Event, GameError, Result, data_of, next_first
 from rummyhall.games.rummy51.engine import PLAY, RESHUFFLE, START, Rummy51
 from rummyhall.games.rummy51.events import DiscardEvent
 from rummyhall.games.rummy51.groups import Group
 from rummyhall.games.rummy51.opening import Opening, best_opening
-from rummyhall.games.rummy51.rules import OPENING, Rummy51Config, next_first
+from rummyhall.games.rummy51.rules import OPENING, Rummy51Config
 from rummyhall.games.rummy51.text import Rummy51Text, chips_of
 from rummyhall.games.rummy51.views import Rummy51View
 from rummyhall.shuffle import FairDeal
