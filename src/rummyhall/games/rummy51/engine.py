@@ -244,7 +244,7 @@ class Rummy51(Game):
         player = self.players[seat]
         if not self.drawn:
             actions = ["draw closed"]
-            if self._may_take_open(player):
+            if self._may_take_open():
                 actions.append("draw open")
             return actions
         actions = []
@@ -328,7 +328,7 @@ class Rummy51(Game):
             if self.turn_index == 0:
                 raise IllegalAction("the first player starts by discarding, without a draw")
             raise IllegalAction("you have already drawn this turn")
-        if rest == "open" and not self._may_take_open(player):
+        if rest == "open" and not self._may_take_open():
             raise IllegalAction(self._why_not_open())
         # --- validated ---
         self.drawn = True
@@ -537,7 +537,7 @@ class Rummy51(Game):
     def _first_round(self) -> bool:
         return self.turn_index < len(self.order)
 
-    def _may_take_open(self, player: _Player) -> bool:
+    def _may_take_open(self) -> bool:
         return not self.drawn and not self.returned and bool(self.pile) and not self.pile[-1].buried
 
     def _why_not_open(self) -> str:
@@ -719,7 +719,6 @@ class Rummy51(Game):
             if self.over:
                 entry["hand"] = [str(c) for c in sorted(player.hand, key=sort_key)]
             seats.append(entry)
-        mover = self.players.get(self.turn) if self.turn is not None else None
         data = Rummy51View(
             game=self.name,
             viewer=seat,
@@ -730,12 +729,7 @@ class Rummy51(Game):
             drawn=self.drawn,
             first_round=self._first_round(),
             must_open=self.taken is not None,
-            may_take_open=(
-                mover is not None
-                and seat == self.turn
-                and self.phase == PLAY
-                and self._may_take_open(mover)
-            ),
+            may_take_open=seat == self.turn and self.phase == PLAY and self._may_take_open(),
             opening=OPENING,
             open=[str(entry.card) for entry in self.pile],
             closed=len(self.stock),
