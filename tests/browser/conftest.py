@@ -17,6 +17,9 @@ Helper fixtures (each returns a function; request them by name, no imports neede
 body=None) -> {"status", "body"}`` (the page's own fetch, with its session cookie),
 ``wallet(page, currency="chips") -> int`` (the chips /api/me reports: real chips, or
 ``"practice"`` chips, which are a guest's only ones).
+Helpers the game tests import from here: ``wait_until(page, check, what)`` (a state of the page,
+never a time), ``settled(page)`` (no card of the hand still sliding) and
+``layout_problems(page)`` (a hand that is not readable and touchable on a phone).
 
 Without Chromium or Playwright the tests are skipped, except under CI=true where they fail.
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -227,3 +231,60 @@ def play_as_guest() -> Callable[[Page], None]:
 @pytest.fixture
 def wallet() -> Callable[..., int]:
     return _wallet
+
+
+# --- what the game tests read from a page (import them from here) ---------------------------
+
+
+def settled(page: Page) -> None:
+    """Wait until no card of the hand is still sliding to its new place."""
+    page.wait_for_function(
+        """() => !document.getAnimations().some(a => a.playState === 'running'
+            && a.effect && a.effect.target && a.effect.target.closest
+            && a.effect.target.closest('[data-testid="hand"]'))"""
+    )
+
+
+def wait_until(page: Page, check: Callable[[], Any], what: str, timeout: float = 20) -> Any:
+    """Wait for a state of the page (or of the frames it received): checked between short waits
+    inside the page, so that Playwright keeps handing over the page's WebSocket frames."""
+    deadline = time.monotonic() + timeout
+    while not (value := check()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(40)
+    return value
+
+
+def layout_problems(page: Page) -> list[str]:
+    """What is wrong with the hand on the phone: sideways scrolling, a card off the screen, a
+    card whose visible strip is too narrow to touch or is covered by something else."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+            const problems = [];
+            if (document.documentElement.scrollWidth > window.innerWidth + 1)
+                problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth}`);
+            const cards = [...document.querySelectorAll(
+                '[data-testid="hand"] [data-testid="hand-card"]')];
+            cards.forEach((card, i) => {
+                const box = card.getBoundingClientRect();
+                if (box.left < 0 || box.right > window.innerWidth + 1)
+                    problems.push(`card ${card.dataset.card} off the screen`);
+                const next = cards[i + 1];
+                let visible = box.width;
+                if (next) {
+                    const other = next.getBoundingClientRect();
+                    if (Math.abs(other.top - box.top) < 4 && other.left > box.left)
+                        visible = Math.min(visible, other.left - box.left);
+                }
+                // 24 px, give or take the layout's rounding (23.99998 px)
+                if (visible < 23.5) problems.push(`card ${card.dataset.card} shows ${visible}px`);
+                card.scrollIntoView({block: 'nearest'});
+                const again = card.getBoundingClientRect();
+                const hit = document.elementFromPoint(again.left + 6, again.top + again.height / 2);
+                if (!hit || hit.closest('[data-testid="hand-card"]') !== card)
+                    problems.push(`card ${card.dataset.card} cannot be touched`);
+            });
+            return problems;
+        }"""
+    )

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page
 
-from conftest import PHONE, SCREENSHOTS
+from conftest import PHONE, SCREENSHOTS, layout_problems, settled, wait_until
 from rummyhall.cards import parse
 from rummyhall.melds import arrange, hint
 
@@ -97,26 +97,6 @@ def enabled(locator: Locator) -> bool:
     return locator.is_visible() and locator.get_attribute("aria-disabled") == "false"
 
 
-def settled(page: Page) -> None:
-    """Wait until no card of the hand is still sliding to its new place."""
-    page.wait_for_function(
-        """() => !document.getAnimations().some(a => a.playState === 'running'
-            && a.effect && a.effect.target && a.effect.target.closest
-            && a.effect.target.closest('[data-testid="hand"]'))"""
-    )
-
-
-def wait_until(page: Page, check: Callable[[], Any], what: str, timeout: float = 20) -> Any:
-    """Wait for a state of the page (or of the frames it received): checked between short waits
-    inside the page, so that Playwright keeps handing over the page's WebSocket frames."""
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(40)
-    return value
-
-
 def faded_in(page: Page) -> None:
     """Wait until the result panel's entrance animation has finished."""
     page.wait_for_function(
@@ -141,40 +121,6 @@ def centre_overlaps(page: Page) -> list[str]:
                     found.push(`${part.className} under seat ${seat.dataset.place}`);
             }
             return found;
-        }"""
-    )
-
-
-def layout_problems(page: Page) -> list[str]:
-    """What is wrong with the hand on the phone: sideways scrolling, a card off the screen, a
-    card whose visible strip is too narrow to touch or is covered by something else."""
-    return page.evaluate(  # type: ignore[no-any-return]
-        """() => {
-            const problems = [];
-            if (document.documentElement.scrollWidth > window.innerWidth + 1)
-                problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth}`);
-            const cards = [...document.querySelectorAll(
-                '[data-testid="hand"] [data-testid="hand-card"]')];
-            cards.forEach((card, i) => {
-                const box = card.getBoundingClientRect();
-                if (box.left < 0 || box.right > window.innerWidth + 1)
-                    problems.push(`card ${card.dataset.card} off the screen`);
-                const next = cards[i + 1];
-                let visible = box.width;
-                if (next) {
-                    const other = next.getBoundingClientRect();
-                    if (Math.abs(other.top - box.top) < 4 && other.left > box.left)
-                        visible = Math.min(visible, other.left - box.left);
-                }
-                // 24 px, give or take the layout's rounding (23.99998 px)
-                if (visible < 23.5) problems.push(`card ${card.dataset.card} shows ${visible}px`);
-                card.scrollIntoView({block: 'nearest'});
-                const again = card.getBoundingClientRect();
-                const hit = document.elementFromPoint(again.left + 6, again.top + again.height / 2);
-                if (!hit || hit.closest('[data-testid="hand-card"]') !== card)
-                    problems.push(`card ${card.dataset.card} cannot be touched`);
-            });
-            return problems;
         }"""
     )
 

@@ -23,17 +23,22 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from conftest import PHONE
+from conftest import PHONE, layout_problems, settled
+from conftest import wait_until as wait_for_state
 from rummyhall.cards import parse, shoe
 from rummyhall.games.protocol import HOUSE, Deal, GameError
 from rummyhall.games.rummy51.bot import Rummy51Bot
 from rummyhall.games.rummy51.engine import Rummy51
 from rummyhall.games.rummy51.rules import Rummy51Config
+
+# This file waits 15 s for a state of the page (the shared helper's default is 20).
+wait_until = partial(wait_for_state, timeout=15)
 
 ROOM = "practice-rummy51-10-2p"  # guests play the practice rooms
 JSON = dict[str, Any]
@@ -80,26 +85,6 @@ def table_groups(page: Page) -> list[JSON]:
     )
 
 
-def wait_until(page: Page, check: Callable[[], Any], what: str, timeout: float = 15) -> Any:
-    """Wait for a state of the page, checking between short waits inside the page (Playwright
-    hands over the page's messages while one of its calls runs)."""
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(40)
-    return value
-
-
-def settled(page: Page) -> None:
-    """No card of the hand is still sliding to its place."""
-    page.wait_for_function(
-        """() => !document.getAnimations().some(a => a.playState === 'running' && a.effect
-            && a.effect.target && a.effect.target.closest
-            && a.effect.target.closest('[data-testid="hand"]'))"""
-    )
-
-
 def in_hand(page: Page, card: str, *, picked: bool | None = False) -> Locator:
     """A card of the hand (one not picked yet, unless said otherwise)."""
     state = "" if picked is None else f'[aria-pressed="{str(picked).lower()}"]'
@@ -138,39 +123,6 @@ def enabled(locator: Locator) -> bool:
 
 def seq(page: Page) -> int:
     return int(message(page).get("seq") or 0)
-
-
-def layout_problems(page: Page) -> list[str]:
-    """What is wrong with the hand on a phone: sideways scrolling, a card off the screen, a card
-    whose visible strip is narrower than 24 px or covered by something else."""
-    return page.evaluate(  # type: ignore[no-any-return]
-        """() => {
-            const problems = [];
-            if (document.documentElement.scrollWidth > window.innerWidth + 1)
-                problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth}`);
-            const cards = [...document.querySelectorAll(
-                '[data-testid="hand"] [data-testid="hand-card"]')];
-            cards.forEach((card, i) => {
-                const box = card.getBoundingClientRect();
-                if (box.left < 0 || box.right > window.innerWidth + 1)
-                    problems.push(`card ${card.dataset.card} off the screen`);
-                const next = cards[i + 1];
-                let visible = box.width;
-                if (next) {
-                    const other = next.getBoundingClientRect();
-                    if (Math.abs(other.top - box.top) < 4 && other.left > box.left)
-                        visible = Math.min(visible, other.left - box.left);
-                }
-                if (visible < 23.5) problems.push(`card ${card.dataset.card} shows ${visible}px`);
-                card.scrollIntoView({block: 'nearest'});
-                const again = card.getBoundingClientRect();
-                const hit = document.elementFromPoint(again.left + 6, again.top + again.height / 2);
-                if (!hit || hit.closest('[data-testid="hand-card"]') !== card)
-                    problems.push(`card ${card.dataset.card} cannot be touched`);
-            });
-            return problems;
-        }"""
-    )
 
 
 def js_errors(page: Page) -> list[str]:
