@@ -278,16 +278,26 @@ def test_currencies_and_their_accounts() -> None:
         "house:practice",
         "burn:practice",
     )
-    assert chips.real and not practice.real
+    gold = ledger.GOLD
+    assert (gold.wallet(7), gold.mint, gold.house, gold.burn) == (
+        "gold:7",
+        "mint:gold",
+        "house:gold",
+        "burn:gold",
+    )
+    assert chips.real and gold.real and not practice.real
     assert ledger.currency("practice") is practice
+    assert ledger.currency("gold") is gold
+    assert ledger.currency_of("gold:7") is gold
     with pytest.raises(LedgerError):
-        ledger.currency("gold")
+        ledger.currency("platinum")
     assert ledger.currency_of("practice:7") is practice
     assert ledger.currency_of("mint:practice") is practice
     assert ledger.currency_of("player:7") is chips
     assert ledger.currency_of("table:3:seat:1") is None  # the table's room decides
     assert ledger.is_mint("mint") and ledger.is_mint("mint:practice")
-    assert not ledger.is_mint("mint:gold") and not ledger.is_mint("practice:1")
+    assert ledger.is_mint("mint:gold") and not ledger.is_mint("gold:1")
+    assert not ledger.is_mint("mint:platinum") and not ledger.is_mint("practice:1")
 
 
 async def test_practice_chips_have_their_own_mint_house_and_burn(db: Database) -> None:

@@ -23,6 +23,7 @@ async def test_a_player_starts_with_chips_and_practice_chips(db: Database) -> No
         assert await wallets.balances(session, asha) == {
             "chips": wallets.STARTING_CHIPS,
             "practice": wallets.PRACTICE_CHIPS,
+            "gold": 0,
         }
         assert await ledger.transaction_exists(session, f"signup:{asha.id}")
         assert await ledger.transaction_exists(session, f"signup:practice:{asha.id}")
@@ -38,8 +39,8 @@ async def test_starting_chips_are_parameters(db: Database) -> None:
         await wallets.open_wallets(session, rich, chips=50_000, practice=0)
         poor = await accounts.register(session, "poor", "long password")
         await wallets.open_wallets(session, poor, chips=0, practice=500)
-        assert await wallets.balances(session, rich) == {"chips": 50_000, "practice": 0}
-        assert await wallets.balances(session, poor) == {"chips": 0, "practice": 500}
+        assert await wallets.balances(session, rich) == {"chips": 50_000, "practice": 0, "gold": 0}
+        assert await wallets.balances(session, poor) == {"chips": 0, "practice": 500, "gold": 0}
 
 
 async def test_a_guest_gets_practice_chips_and_no_real_chips(db: Database) -> None:

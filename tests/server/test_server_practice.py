@@ -64,10 +64,11 @@ async def test_guests_get_practice_chips_only(server: Running) -> None:
             await client.close()
     async with RoomClient(server.url) as player:
         me = await player.register("asha", "long enough")
-        assert (me["chips"], me["practice"], me["currencies"]) == (
+        assert (me["chips"], me["gold"], me["practice"], me["currencies"]) == (
             10_000,
+            0,
             10_000,
-            ["chips", "practice"],
+            ["chips", "practice", "gold"],
         )
     report = await audit_database(server.app.state.settings.database_url)
     assert report.ok, report.problems

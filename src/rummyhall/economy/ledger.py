@@ -36,7 +36,6 @@ from typing import Any, NoReturn
 from sqlalchemy import (
     BigInteger,
     Connection,
-    Table,
     TextClause,
     bindparam,
     delete,
@@ -45,13 +44,13 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.store.models import (
     LedgerAccountModel,
     LedgerPostingModel,
     LedgerTransactionModel,
+    dialect_insert,
     table,
     utcnow,
 )
@@ -122,7 +121,10 @@ PRACTICE = Currency(
     "burn:practice",
 )  # fmt: skip
 """Practice chips: minted for free, played only in practice rooms, never mixed with chips."""
-CURRENCIES: dict[str, Currency] = {currency.key: currency for currency in (CHIPS, PRACTICE)}
+GOLD = Currency("gold", "gold chips", True, "gold", "mint:gold", "house:gold", "burn:gold")
+"""Gold chips: earned on the ladder (levels, titles, achievements, leagues) or bought, never
+limited; a gold table plays them (issue 19)."""
+CURRENCIES: dict[str, Currency] = {currency.key: currency for currency in (CHIPS, PRACTICE, GOLD)}
 
 
 def currency(key: str) -> Currency:
@@ -269,14 +271,6 @@ def _account_statements(count: int) -> tuple[TextClause, TextClause]:
     return ensure, apply
 
 
-def _insert(session: AsyncSession | Connection, table: Table) -> Any:
-    """The dialect's INSERT, which knows ON CONFLICT (both databases spell it the same)."""
-    dialect = session.dialect if isinstance(session, Connection) else session.get_bind().dialect
-    if dialect.name == "postgresql":
-        return postgresql.insert(table)
-    return sqlite.insert(table)
-
-
 async def transfer(
     session: AsyncSession,
     key: str,
@@ -326,7 +320,7 @@ def transfer_on(
     # 1. Claim the key. On PostgreSQL a concurrent claim of the same key waits here for the
     # other transaction to end, then finds the key taken (or free, if it rolled back).
     claimed = (
-        _insert(conn, _TRANSACTIONS)
+        dialect_insert(conn, _TRANSACTIONS)
         .values(key=key, kind=kind, memo=None if memo is None else dict(memo), created_at=utcnow())
         .on_conflict_do_nothing(index_elements=["key"])
         .returning(_TRANSACTIONS.c.id)
@@ -397,7 +391,7 @@ async def lock_balance(session: AsyncSession, account: str) -> int:
 
     def lock(conn: Connection) -> int:
         conn.execute(
-            _insert(conn, _ACCOUNTS)
+            dialect_insert(conn, _ACCOUNTS)
             .values(name=account, balance=0)
             .on_conflict_do_nothing(index_elements=["name"])
         )

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rummyhall.economy import ledger
+from rummyhall.economy import ledger, tiers
 from rummyhall.economy.ledger import CHIPS, PRACTICE, Currency
 from rummyhall.games.protocol import game_class
 
@@ -46,11 +46,16 @@ class Room:
     tags: tuple[str, ...] = field(default=())
     currency: str = CHIPS.key
     """The chips the room plays with (a key of ``ledger.CURRENCIES``)."""
+    tier: str | None = None
+    """The room's tier (a key of :data:`~rummyhall.economy.tiers.TIERS`): which title opens it
+    and its clover multiplier. None: a room outside the tiers, open to all, at x1.0."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 6:
             raise ValueError("tables seat 2 to 6 players")
         ledger.currency(self.currency)  # an unknown currency is a LedgerError here, not at a table
+        if self.tier is not None:
+            tiers.tier(self.tier)
         if self.min_stack <= 0 or self.buy_in < self.min_stack:
             raise ValueError("the buy-in must cover the minimum stack, which must be positive")
 
@@ -60,6 +65,17 @@ class Room:
         config: JSON = dict(self.config)
         config["seats"] = self.seats
         return game_class(self.game).table_config(config, game_no=game_no, stacks=stacks)
+
+    @property
+    def multiplier_tenths(self) -> int:
+        """The clover multiplier of the room's games, in tenths."""
+        return 10 if self.tier is None else tiers.tier(self.tier).multiplier_tenths
+
+    @property
+    def ladder(self) -> bool:
+        """Whether the room's games count on the ladder (levels, boards): rooms of real chips
+        only, so that free practice games cannot farm clover points."""
+        return self.chips.real
 
     @property
     def chips(self) -> Currency:
@@ -80,6 +96,7 @@ class Room:
             "buy_in": self.buy_in,
             "min_stack": self.min_stack,
             "currency": self.currency,
+            "tier": self.tier,
             "config": dict(self.config),
         }
 

@@ -219,6 +219,27 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """How one seat finished a game, as the room's progression counts it (clover points, rating:
+    :mod:`rummyhall.economy.progression`). ``place`` is from 1; the card bonuses are zero in the
+    games that have none (DECISIONS: other games count their places only)."""
+
+    place: int
+    cards_thrown: int = 0
+    opened: bool = False
+    rummy: bool = False
+
+
+def places_by_chips(nets: Mapping[int, int]) -> dict[int, Standing]:
+    """Places from what each seat won or lost over the game: more chips, better place; seats
+    that did equally well share the better place (two second places, then fourth)."""
+    return {
+        seat: Standing(place=1 + sum(other > net for other in nets.values()))
+        for seat, net in nets.items()
+    }
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """What the house deals: a deck (top card first) and, for provably-fair deals, the seeds that
     produce it. In records a fair deal is stored as its seeds, any other as its cards.
@@ -453,6 +474,13 @@ class Game(ABC):
     @property
     def over(self) -> bool:
         return self.result is not None
+
+    def standings(self, nets: Mapping[int, int]) -> dict[int, Standing]:
+        """How each seat finished the game (once it is over), given the chips each seat won or
+        lost over it (``nets``, by seat: the table knows them, the engine may not). The default
+        places the seats by those chips (:func:`places_by_chips`); a game with its own places
+        and card bonuses (Rummy 51) says so."""
+        return places_by_chips(nets)
 
     def leave_move(self, seat: int) -> str | None:
         """The move the table makes for a player who is leaving mid-game, when the game awaits

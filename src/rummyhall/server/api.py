@@ -8,6 +8,7 @@ import asyncio
 import hmac
 import ipaddress
 import math
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,8 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall import catalog
 from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
-from rummyhall.economy import ledger, wallets
-from rummyhall.economy.ledger import CHIPS, CURRENCIES, PRACTICE
+from rummyhall.economy import boards, ladder, ledger, wallets
+from rummyhall.economy.daily import bonus_day, next_midnight_ms
+from rummyhall.economy.ledger import CHIPS, CURRENCIES, GOLD, PRACTICE
+from rummyhall.economy.levels import Progress, silver_limit
 from rummyhall.economy.wallets import WalletError
 from rummyhall.games.protocol import Deal, GameError, game_class
 from rummyhall.melds import Arrangement, Hint, Wilds, arrange, check, get_profile, hint
@@ -190,14 +193,42 @@ async def _me_json(session: AsyncSession, request: Request, account: Account) ->
     held = await wallets.balances(session, account)
     practice = held.get(PRACTICE.key, 0)
     at_tables = _hub(request).chips_at_tables(account.id, PRACTICE)
-    return {
+    data: JSON = {
         "id": account.id,
         "name": account.name,
         "guest": account.is_guest,
         "chips": held.get(CHIPS.key, 0),
+        "gold": held.get(GOLD.key, 0),
         "practice": practice,
         "currencies": list(held),
         "practice_refill": practice + at_tables < _settings(request).practice_refill_below,
+    }
+    if not account.is_guest:
+        data["ladder"] = await _ladder_json(session, account.id, _hub(request).clock.now())
+    return data
+
+
+async def _ladder_json(session: AsyncSession, account_id: int, now_ms: int) -> JSON:
+    """Where a player stands on the ladder: level, title, clover towards the next level, the
+    silver limit, the overall rating and whether today's daily bonus is still to claim."""
+    climb = await ladder.climb(session, account_id)
+    progress = Progress.of(climb.clover)
+    line = await boards.line(session, ladder.ALL, account_id)
+    claimed = climb.bonus_day is not None and climb.bonus_day >= bonus_day(now_ms)
+    return {
+        "level": progress.level.number,
+        "title": progress.level.title,
+        "clover": progress.clover,
+        "into_level": progress.into_level,
+        "to_next": progress.level.to_next,
+        "next_title": progress.next_title,
+        "next_title_level": progress.next_title_level,
+        "silver_limit": silver_limit(progress.level.number),
+        "games": 0 if line is None else line.games,
+        "rating": None if line is None else line.rating,
+        "bonus_available": not claimed,
+        "bonus_streak": climb.bonus_streak,
+        "next_bonus_at": next_midnight_ms(now_ms),
     }
 
 
@@ -375,6 +406,62 @@ async def practice_refill(account: Me, request: Request) -> JSON:
     except WalletError as error:
         raise _wallet_error(error) from error
     return {"practice": practice}
+
+
+@router.post("/daily-bonus")
+async def claim_daily_bonus(account: Me, request: Request) -> JSON:
+    """Today's daily bonus of silver chips, part by part, with what the silver limit cut off:
+    ``bonus_claimed`` (409) when today's is paid already (days turn at midnight in Berlin),
+    ``practice_only`` (403) for a guest."""
+    if account.is_guest:
+        raise RoomError("practice_only", "sign up to collect the daily bonus", 403)
+    now = _hub(request).clock.now()
+    try:
+        async with _db(request).transaction() as session:
+            bonus = await ladder.claim_daily(session, account.id, now)
+    except ladder.BonusClaimed as error:
+        raise RoomError(error.code, str(error), 409) from error
+    return {**bonus.to_json(), "next_bonus_at": next_midnight_ms(now)}
+
+
+_MONTH_BOARD = re.compile(r"month:[0-9]{4}-(0[1-9]|1[0-2])")
+
+
+def _board(name: str) -> str:
+    """A board's name checked: ``all``, ``game:<a game of the catalog>``, ``month:<yyyy-mm>``
+    (``unknown_board``, 404, otherwise)."""
+    known = name == ladder.ALL or _MONTH_BOARD.fullmatch(name) is not None
+    if name.startswith("game:"):
+        known = name.removeprefix("game:") in catalog.names()
+    if not known:
+        raise RoomError("unknown_board", f"there is no leaderboard {name!r}", 404)
+    return name
+
+
+@router.get("/leaderboard")
+async def leaderboard(
+    request: Request, board: str = ladder.ALL, after: str | None = None, limit: int = 20
+) -> JSON:
+    """A page of a leaderboard (``all``, ``game:<name>``, ``month:<yyyy-mm>``), best first: rated
+    players by rating, then games played; ``next`` continues it (pass it as ``after``). A
+    signed-in player's own line (``me``, with its rank) comes with every page, on it or not."""
+    name = _board(board)
+    account = await account_of(_db(request), _settings(request), request.cookies)
+    async with _db(request).read() as session:
+        try:
+            lines = await boards.page(session, name, after=after, limit=limit)
+        except boards.BadCursor as error:
+            raise RoomError(error.code, str(error), 400) from error
+        mine = None if account is None else await boards.line(session, name, account.id)
+        rated = await boards.rated(session, name)
+    full = len(lines) == max(1, min(boards.PAGE_MAX, limit))
+    return {
+        "board": name,
+        "rated": rated,
+        "lines": [found.to_json() for found in lines],
+        "next": lines[-1].cursor if lines and full else None,
+        "me": None if mine is None else mine.to_json(),
+    }
 
 
 @router.get("/games")

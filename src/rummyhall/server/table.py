@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.bots import Bot
 from rummyhall.cards import parse_physical
-from rummyhall.economy import flows, ledger
+from rummyhall.economy import flows, ladder, ledger
 from rummyhall.economy.bulk import Transfer
 from rummyhall.economy.ledger import CHIPS, Currency
 from rummyhall.economy.rooms import Room
@@ -754,10 +754,21 @@ class TableActor:
         hand_id = store_tables.write_hand(
             conn, table_id=self.id, game=self.room.game, record=record, players=players
         )
+        nets = self._count(legs, dict(self.nets))
         flows.record_game(
             conn, currency=self.room.currency, table_id=self.id, hand_id=hand_id,
-            private=self.private, players=players, nets=self._count(legs, dict(self.nets)),
+            private=self.private, players=players, nets=nets,
         )  # fmt: skip
+        if self.room.ladder:
+            standings = self.game.standings({seat: nets.get(seat, 0) for seat in players})
+            ladder.record_game(
+                conn, game=self.room.game, multiplier_tenths=self.room.multiplier_tenths,
+                at_ms=self.game.clock,
+                players=[
+                    (account_id, standings[seat]) for seat, account_id in players.items()
+                    if not self.seats[seat].bot
+                ],
+            )  # fmt: skip
         return hand_id
 
     async def void(self) -> bool:

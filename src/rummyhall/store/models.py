@@ -7,7 +7,7 @@ Layout and reasons: docs/storage.md.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -15,6 +15,8 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
+    Connection,
+    Date,
     DateTime,
     Dialect,
     ForeignKey,
@@ -25,6 +27,8 @@ from sqlalchemy import (
     Table,
     TypeDecorator,
 )
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # Constraint names spelled out, so migrations (and SQLite's batch rebuilds) can refer to them.
@@ -252,6 +256,60 @@ class ChipFlowModel(Base):
 # The flows of one currency over a time range (audit --flows --since), and one pair's flows.
 Index("ix_chip_flows_currency_at", ChipFlowModel.currency, ChipFlowModel.at)
 Index("ix_chip_flows_pair", ChipFlowModel.payer, ChipFlowModel.payee)
+
+
+# --- the ladder: levels, daily bonus, leaderboards ----------------------------------------------
+
+
+class ProgressModel(Base):
+    """A registered player's climb (rummyhall.economy.ladder): the clover points ever earned (the
+    level follows from them) and the last daily bonus claimed. A row appears with the player's
+    first game or first claim."""
+
+    __tablename__ = "progress"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    clover: Mapped[int] = mapped_column(BigInteger)
+    bonus_day: Mapped[date | None] = mapped_column(Date)
+    """The Berlin date of the last daily bonus claimed."""
+    bonus_streak: Mapped[int] = mapped_column(Integer)
+
+
+class BoardLineModel(Base):
+    """One player's line on one leaderboard (rummyhall.economy.boards): ``all``, ``game:<name>``,
+    ``month:<yyyy-mm>``. ``rating`` is None until the player has played enough games to be
+    rated; it is kept on the row (not computed when read) so that a page is an index range."""
+
+    __tablename__ = "board_lines"
+
+    board: Mapped[str] = mapped_column(String(60), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    games: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(BigInteger)
+    firsts: Mapped[int] = mapped_column(Integer)
+    rating: Mapped[int | None] = mapped_column(Integer)
+
+
+# A page of a board: its rated lines by rating, then games (the tie rule), read backwards.
+Index(
+    "ix_board_lines_rank",
+    BoardLineModel.board,
+    BoardLineModel.rating,
+    BoardLineModel.games,
+    BoardLineModel.account_id,
+)
+
+
+def dialect_insert(conn: Connection | AsyncSession, target: Table) -> Any:
+    """The database's own INSERT, which knows ON CONFLICT (both databases spell it alike)."""
+    dialect = conn.dialect if isinstance(conn, Connection) else conn.get_bind().dialect
+    if dialect.name == "postgresql":
+        return postgresql.insert(target)
+    return sqlite.insert(target)
 
 
 def table(model: type[Base]) -> Table:

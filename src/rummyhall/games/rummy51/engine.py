@@ -36,6 +36,7 @@ from rummyhall.games.protocol import (
     NotYourTurn,
     Posting,
     Result,
+    Standing,
     TableGroupView,
     TooEarly,
     TooLate,
@@ -692,6 +693,18 @@ class Rummy51(Game):
             detail={"places": places, "hands": hands, "rummy": rummy},
         )
         events.append(Event("game_over", self._result.to_json()))
+
+    def standings(self, nets: Mapping[int, int]) -> dict[int, Standing]:
+        """The game's own places (by score, not chips) with its card bonuses."""
+        return {
+            seat: Standing(
+                place=place["place"],
+                cards_thrown=place["cards_thrown"],
+                opened=place["opened"],
+                rummy=place["rummy"],
+            )
+            for seat, place in self.places.items()
+        }
 
     # --- what seats see ----------------------------------------------------------------------
 
