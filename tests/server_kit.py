@@ -24,9 +24,11 @@ from fastapi import FastAPI
 from rummyhall import catalog
 from rummyhall.bots import Bot
 from rummyhall.client import ClientError, RoomClient
+from rummyhall.economy import ladder, progression
 from rummyhall.economy.flows import attribute
+from rummyhall.economy.levels import clover_at
 from rummyhall.economy.rooms import Rooms
-from rummyhall.games.protocol import Deal, game_class
+from rummyhall.games.protocol import Deal, Standing, game_class
 from rummyhall.server.app import create_app
 from rummyhall.server.bots import bot_factory
 from rummyhall.server.clock import Clock, FakeClock
@@ -101,6 +103,24 @@ async def running(
     finally:
         server.should_exit = True
         await task
+
+
+async def promote(server: Running, account_id: int, level: int) -> None:
+    """Lift a player to ``level`` through the ladder's own path: one won game worth the clover
+    that reaches it (a test's shortcut to the rooms a level opens)."""
+    win = Standing(place=1)
+    multiplier = -(-clover_at(level) * 10 // progression.game_points(win))
+    db: Database = server.app.state.db
+    async with db.transaction() as session:
+        await session.run_sync(
+            lambda sync: ladder.record_game(
+                sync.connection(),
+                game="promotion",
+                multiplier_tenths=multiplier,
+                at_ms=0,
+                players=[(account_id, win)],
+            )
+        )
 
 
 def free_port() -> int:

@@ -148,7 +148,16 @@ def test_lobby_shows_every_room(
         expect(page.get_by_test_id(f"fact-cost-{room['key']}")).not_to_be_empty()
         expect(card).to_contain_text(f"{room['seats']} seats")
         expect(card).to_contain_text(f"{room['buy_in']:,}")
-        expect(page.get_by_test_id(f"quick-seat-{room['key']}")).to_be_enabled()
+        # a room of a tier says which; one above a new player's level says what opens it
+        tier = next((t for t in rooms["tiers"] if t["key"] == room["tier"]), None)
+        expect(page.get_by_test_id(f"tier-badge-{room['key']}")).to_have_count(int(bool(tier)))
+        if tier is not None and tier["level"] > 1:
+            expect(page.get_by_test_id(f"quick-seat-{room['key']}")).to_have_count(0)
+            expect(page.get_by_test_id(f"tier-locked-{room['key']}")).to_contain_text(
+                f"Opens with the title {tier['title']} (level {tier['level']})"
+            )
+        else:
+            expect(page.get_by_test_id(f"quick-seat-{room['key']}")).to_be_enabled()
         # a practice room says so, and its money is practice chips
         practice = room["currency"] == "practice"
         expect(page.get_by_test_id(f"practice-badge-{room['key']}")).to_have_count(int(practice))

@@ -53,7 +53,13 @@ class Checked(Table):
 
 
 def table(hands: Sequence[str], stock: str = "", **kw: Any) -> Checked:
-    game = Rummy51(Rummy51Config(seats=kw.pop("seats", len(hands)), stake=kw.pop("stake", 10)))
+    game = Rummy51(
+        Rummy51Config(
+            seats=kw.pop("seats", len(hands)),
+            stake=kw.pop("stake", 10),
+            reward=kw.pop("reward", 0),
+        )
+    )
     t = Checked(game, [deck51(hands, stock)])
     t.do("p0 deal @0")
     return t
@@ -527,9 +533,45 @@ def test_the_first_move_passes_one_seat_on_from_game_to_game() -> None:
     assert game.order == [2, 3, 1]
 
 
+def test_a_tier_reward_pays_the_winner_and_the_house_keeps_the_rest() -> None:
+    # The Rummy test above, at a Tundra table: three stakes of 20, a reward of 25.
+    hands = (
+        "AS 2S 3S 4S 5H 6H 7H 8H 9D 10D JD QC QH QS KC",
+        "2C 3C 5D 7D 9S 10H JH KH AC 4H 6C 8S 3D 5S",
+        "2H 4C 6S 8C 10C QD AD 3H 5C 7S 9H JC KD 9C",
+    )
+    t = table(hands, "2D 4D 6D 8D 10S", stake=20, reward=25)
+    t.play(
+        """
+        p1 discard KC
+        p2 draw closed
+        p2 discard 2D
+        p3 draw closed
+        p3 discard 4D
+        p1 draw closed
+        p1 open AS 2S 3S 4S | 5H 6H 7H 8H | 9D 10D JD | QC QH QS
+        p1 discard 6D
+        """
+    )
+    result = t.game.result
+    assert result is not None
+    paid = {posting.account: posting.amount for posting in result.postings}
+    assert paid == {"seat:1": 25, "seat:2": -20, "seat:3": -20, "house": 15}
+
+
 @pytest.mark.parametrize(
     "config",
-    [{"seats": 1}, {"seats": 7}, {"stake": -1}, {"first": 5}, {"turn_ms": 0}, {"seats": 2, "x": 1}],
+    [
+        {"seats": 1},
+        {"seats": 7},
+        {"stake": -1},
+        {"first": 5},
+        {"turn_ms": 0},
+        {"seats": 2, "x": 1},
+        # A reward the losers' stakes cannot pay: two players in Tundra (20 staked, 25 won).
+        {"seats": 2, "stake": 20, "reward": 25},
+        {"stake": 10, "reward": -1},
+    ],
 )
 def test_configs_the_rules_do_not_allow_are_refused(config: dict[str, int]) -> None:
     with pytest.raises(ValueError):

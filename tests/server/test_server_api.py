@@ -15,8 +15,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from rummyhall.client import ClientError, RoomClient
+from rummyhall.economy import tiers
 from rummyhall.economy.audit import audit_database
-from server_kit import JSON, Running, fast_settings, running, seat_guest, settle
+from server_kit import JSON, Running, fast_settings, promote, running, seat_guest, settle
 
 
 @pytest.fixture
@@ -262,8 +263,9 @@ async def test_a_crowd_quick_seats_at_once(server: Running) -> None:
 async def test_the_same_chips_cannot_be_spent_twice(server: Running) -> None:
     """A player whose wallet covers one buy-in tries to sit at many tables at once."""
     async with RoomClient(server.url) as rich, RoomClient(server.url) as player:
-        await rich.register("rich", "long enough")
-        await player.register("player", "long enough")
+        for client, name in ((rich, "rich"), (player, "player")):
+            me = await client.register(name, "long enough")
+            await promote(server, me["id"], tiers.tier("forest").level)  # the room opens there
         # (Three tables each: an account may have only a few open tables it opened.)
         tables = [
             (

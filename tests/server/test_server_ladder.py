@@ -22,7 +22,7 @@ from rummyhall.games.protocol import JSON, Standing, replay
 from rummyhall.server.clock import FakeClock
 from rummyhall.store.database import Database
 from rummyhall.store.models import AccountModel, BoardLineModel, ProgressModel
-from server_kit import Player, fast_settings, record_nets, running, watch_table
+from server_kit import Player, fast_settings, promote, record_nets, running, watch_table
 
 RUMMY51 = "rummy51-10-4p"
 
@@ -253,3 +253,33 @@ async def test_leaderboards_page_in_rank_order_with_your_own_line(
         finally:
             for client in clients:
                 await client.close()
+
+
+async def test_a_room_opens_with_its_title(db_url: str, tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path, db_url, bots=False)
+    async with running(settings) as server, RoomClient(server.url) as client:
+        me = await client.register("newcomer", "correct horse battery")
+        tundra = "rummy51-20-4p"
+        chips = await client.chips()
+        for call in (
+            client.quick_seat(tundra),
+            client.request("POST", "/api/tables", {"room": tundra}),
+        ):
+            with pytest.raises(ClientError) as refused:
+                await call
+            assert (refused.value.code, refused.value.status) == ("room_locked", 403)
+            assert "Frog (level 6)" in refused.value.message
+        assert server.hub.tables == {} and await client.chips() == chips
+        # A table of the room someone else opened: sitting there is refused the same way.
+        async with RoomClient(server.url) as frog:
+            other = await frog.register("frog", "correct horse battery")
+            await promote(server, other["id"], 6)
+            table = (await frog.request("POST", "/api/tables", {"room": tundra}))["table"]["id"]
+            with pytest.raises(ClientError) as refused:
+                await client.request("POST", f"/api/tables/{table}/sit", {})
+            assert refused.value.code == "room_locked"
+        await promote(server, me["id"], 6)
+        table_id, _ = await client.quick_seat(tundra)
+        assert server.hub.table(table_id).room.key == tundra
+        # Practice rooms are in no tier: open to everyone.
+        assert server.hub.room("practice-rummy51-10-4p").tier is None

@@ -103,8 +103,9 @@ class Room:
 
 def practice(room: Room) -> Room:
     """The practice twin of a room: the same game at the same stakes, played with practice
-    chips; its key is the room's with ``practice-`` in front."""
-    return replace(room, key=f"practice-{room.key}", currency=PRACTICE.key)
+    chips; its key is the room's with ``practice-`` in front. It is in no tier: open to
+    everyone, and off the ladder."""
+    return replace(room, key=f"practice-{room.key}", currency=PRACTICE.key, tier=None)
 
 
 class Rooms:

@@ -41,6 +41,17 @@ class Tier:
     def open_to(self, level: int) -> bool:
         return level >= self.level
 
+    def to_json(self) -> dict[str, object]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "title": self.title,
+            "level": self.level,
+            "stake": self.stake,
+            "reward": self.reward,
+            "multiplier": self.multiplier,
+        }
+
 
 TIERS: Final = (
     Tier("desert", "Desert", "Ant", 10, 10, 10),

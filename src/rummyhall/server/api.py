@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall import catalog
 from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
-from rummyhall.economy import boards, ladder, ledger, wallets
+from rummyhall.economy import boards, ladder, ledger, tiers, wallets
 from rummyhall.economy.daily import bonus_day, next_midnight_ms
 from rummyhall.economy.ledger import CHIPS, CURRENCIES, GOLD, PRACTICE
 from rummyhall.economy.levels import Progress, silver_limit
@@ -486,7 +486,8 @@ def _game_json(plugin: catalog.GamePlugin) -> JSON:
 
 @router.get("/rooms")
 async def rooms(request: Request) -> JSON:
-    """The games and their rooms; ``currencies`` says what each room's chips are."""
+    """The games and their rooms; ``currencies`` says what each room's chips are, ``tiers``
+    what each room's tier is (which level opens it, its clover multiplier)."""
     hub = _hub(request)
     return {
         "games": hub.rooms.games(),
@@ -494,6 +495,7 @@ async def rooms(request: Request) -> JSON:
         "currencies": {
             key: {"label": found.label, "real": found.real} for key, found in CURRENCIES.items()
         },
+        "tiers": [tier.to_json() for tier in tiers.TIERS],
     }
 
 
@@ -505,7 +507,7 @@ async def tables(request: Request, room: str | None = None) -> JSON:
 @router.post("/tables", status_code=201)
 async def create_table(body: NewTable, account: Me, request: Request) -> JSON:
     hub = _hub(request)
-    hub.admit(hub.room(body.room), guest=account.is_guest)
+    await hub.admit(hub.room(body.room), account.id, guest=account.is_guest)
     actor = await hub.create_table(body.room, private=body.private, creator=account.id)
     return {"table": actor.info(), "invite": actor.invite}
 
@@ -559,7 +561,7 @@ async def leave(table_id: int, account: Me, request: Request) -> JSON:
 @router.post("/quick-seat")
 async def quick_seat(body: QuickSeat, account: Me, request: Request) -> JSON:
     hub = _hub(request)
-    hub.admit(hub.room(body.room), guest=account.is_guest)
+    await hub.admit(hub.room(body.room), account.id, guest=account.is_guest)
     table_id, seat = await hub.quick_seat(
         account.id, account.name, body.room, another=body.another, auto_rebuy=body.auto_rebuy
     )

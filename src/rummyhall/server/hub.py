@@ -15,8 +15,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from rummyhall.economy import ledger, wallets
+from rummyhall.economy import ladder, ledger, tiers, wallets
 from rummyhall.economy.ledger import CHIPS, Currency
+from rummyhall.economy.levels import level_for
 from rummyhall.economy.rooms import Room, Rooms
 from rummyhall.server.bots import BOT_NAMES
 from rummyhall.server.clock import Clock
@@ -222,7 +223,7 @@ class Hub:
         """Sit the player at the table (which they must be able to reach, with chips of its
         currency); returns the seat."""
         actor = self.reach(table_id, account_id)
-        self.admit(actor.room, guest=guest)
+        await self.admit(actor.room, account_id, guest=guest)
         async with self._seating(account_id):
             self._check_elsewhere(account_id, table_id, another)
             taken: int = await actor.call(
@@ -268,16 +269,29 @@ class Hub:
             raise RoomError("unknown_room", f"there is no room {key!r}", 404)
         return room
 
-    @staticmethod
-    def admit(room: Room, *, guest: bool) -> None:
-        """403 ``practice_only`` unless the account may play with the room's currency (a guest
-        holds practice chips only): asked before a seat, a quick seat or a new table, so that
-        the refusal changes nothing."""
+    async def admit(self, room: Room, account_id: int, *, guest: bool) -> None:
+        """Whether the account may play in the room, asked before a seat, a quick seat or a new
+        table, so that a refusal changes nothing: 403 ``practice_only`` unless it may hold the
+        room's currency (a guest holds practice chips only), 403 ``room_locked`` while its level
+        is below the one that opens the room's tier."""
         if not wallets.may_play(room.chips, guest=guest):
             raise RoomError(
                 "practice_only",
                 "guests play with practice chips only: sign up to play for real chips "
                 "(practice rooms are open to you)",
+                403,
+            )
+        if room.tier is None:
+            return
+        tier = tiers.tier(room.tier)
+        async with self.db.read() as session:
+            climb = await ladder.climb(session, account_id)
+        level = level_for(climb.clover).number
+        if not tier.open_to(level):
+            raise RoomError(
+                "room_locked",
+                f"the {tier.name} rooms open with the title {tier.title} (level {tier.level}); "
+                f"you are level {level}",
                 403,
             )
 

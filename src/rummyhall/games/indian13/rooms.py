@@ -16,7 +16,7 @@ MAX_POINTS: Final = COMMON.cap
 """The most points a 13-card loser pays (the cap of both profiles)."""
 
 
-def _points(profile: str, value: int, seats: int) -> Room:
+def _points(profile: str, value: int, seats: int, tier: str) -> Room:
     # A loser pays at most the cap; a seat must cover that, and brings two deals' worth.
     worst = MAX_POINTS * value
     return Room(
@@ -28,10 +28,11 @@ def _points(profile: str, value: int, seats: int) -> Room:
         config={"profile": profile, "mode": "points", "point_value": value},
         buy_in=2 * worst,
         min_stack=worst,
+        tier=tier,
     )
 
 
-def _pool(mode: str, fee: int, seats: int) -> Room:
+def _pool(mode: str, fee: int, seats: int, tier: str) -> Room:
     # The fee is paid when the pool starts and again for each rejoin: bring room for one rejoin.
     return Room(
         key=f"{GAME}-{mode}-{fee}-{seats}p",
@@ -42,22 +43,26 @@ def _pool(mode: str, fee: int, seats: int) -> Room:
         config={"profile": "classic", "mode": mode, "entry_fee": fee, "rake_percent": 10},
         buy_in=2 * fee,
         min_stack=fee,
+        tier=tier,
     )
 
 
 ROOMS: Final = (
-    _points("classic", 1, 2),
-    _points("classic", 1, 6),
-    _points("classic", 5, 6),
-    _points("classic", 20, 6),
-    _points("vengala", 1, 4),
-    _pool("pool101", 50, 2),
-    _pool("pool101", 50, 6),
-    _pool("pool201", 100, 6),
+    _points("classic", 1, 2, "desert"),
+    _points("classic", 1, 6, "desert"),
+    _points("vengala", 1, 4, "desert"),
+    _pool("pool101", 50, 2, "desert"),
+    _pool("pool101", 50, 6, "desert"),
+    _points("classic", 2, 6, "tundra"),
+    _points("classic", 5, 6, "steppe"),
+    _pool("pool201", 100, 6, "steppe"),
+    _points("classic", 10, 6, "savannah"),
+    _points("classic", 15, 6, "oasis"),
+    _points("classic", 20, 6, "forest"),
     # The practice twins (practice chips; guests play only there): the lowest stakes.
-    practice(_points("classic", 1, 2)),
-    practice(_points("classic", 1, 6)),
-    practice(_pool("pool101", 50, 2)),
-    practice(_pool("pool101", 50, 6)),
+    practice(_points("classic", 1, 2, "desert")),
+    practice(_points("classic", 1, 6, "desert")),
+    practice(_pool("pool101", 50, 2, "desert")),
+    practice(_pool("pool101", 50, 6, "desert")),
 )
 """In lobby order."""

@@ -13,7 +13,7 @@ from rummyhall.games.marriage21.settle import NET_CAP
 GAME: Final = Marriage21.name
 
 
-def _points(value: int, seats: int) -> Room:
+def _points(value: int, seats: int, tier: str) -> Room:
     # A seat loses at most the net loss cap in one deal, value cards included; it must cover
     # that, and brings two deals' worth.
     worst = NET_CAP * value
@@ -26,16 +26,21 @@ def _points(value: int, seats: int) -> Room:
         config={"point_value": value},
         buy_in=2 * worst,
         min_stack=worst,
+        tier=tier,
     )
 
 
 ROOMS: Final = (
-    _points(1, 2),
-    _points(1, 4),
-    _points(1, 6),
-    _points(5, 6),
+    _points(1, 2, "desert"),
+    _points(1, 4, "desert"),
+    _points(1, 6, "desert"),
+    _points(2, 4, "tundra"),
+    _points(5, 6, "steppe"),
+    _points(10, 6, "savannah"),
+    _points(15, 6, "oasis"),
+    _points(20, 6, "forest"),
     # The practice twins (practice chips; guests play only there): the lowest stakes.
-    practice(_points(1, 2)),
-    practice(_points(1, 6)),
+    practice(_points(1, 2, "desert")),
+    practice(_points(1, 6, "desert")),
 )
 """In lobby order."""

@@ -682,9 +682,12 @@ class Rummy51(Game):
         postings: tuple[Posting, ...] = ()
         if winner is not None and stake:
             losers = [seat for seat in self.order if seat != winner]
+            paid = stake * len(losers)
+            won = self.config.reward or paid
             postings = (
                 *(Posting(f"seat:{seat}", -stake) for seat in losers),
-                Posting(f"seat:{winner}", stake * len(losers)),
+                Posting(f"seat:{winner}", won),
+                *((Posting("house", paid - won),) if paid > won else ()),
             )
         self._result = Result(
             points=dict(sorted(scores.items())),

@@ -44,7 +44,10 @@ class Rummy51Config:
     seats: int = DEFAULT_SEATS
     stake: int = 0
     """Chips every player puts in; the player who goes out takes them all (0: a game for
-    nothing but places)."""
+    nothing but places)..."""
+    reward: int = 0
+    """... or, when this is set (a room tier's reward for victory), gets their stake back and
+    this on top, and the rest of the losers' stakes goes to the house."""
     first: int = 1
     """The seat that moves first (and gets 15 cards); moves one seat on each game."""
     turn_ms: int = TURN_MS
@@ -54,6 +57,8 @@ class Rummy51Config:
             raise ValueError(f"Rummy 51 seats {MIN_SEATS} to {MAX_SEATS} players")
         if self.stake < 0:
             raise ValueError("the stake cannot be negative")
+        if not 0 <= self.reward <= self.stake * (self.seats - 1):
+            raise ValueError("the reward must be paid from the losers' stakes")
         if not 1 <= self.first <= self.seats:
             raise ValueError(f"first must be a seat from 1 to {self.seats}")
         if self.turn_ms <= 0:

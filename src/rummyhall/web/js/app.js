@@ -433,6 +433,7 @@ function renderLobby(rootNode) {
     clear(games);
     tableLists.clear();
     const guest = Boolean(app.me && app.me.guest);
+    const tiers = new Map((data.tiers || []).map((tier) => [tier.key, tier]));
     for (const game of data.games) {
       const gameRooms = data.rooms.filter((room) => room.game === game);
       const { info = {}, module = null } = views.get(game) || {};
@@ -445,7 +446,7 @@ function renderLobby(rootNode) {
       if (!guest) kinds.reverse();
       const sections = kinds.map((kind) => el('div', { class: `room-kind room-kind-${kind.key}`, 'data-testid': `rooms-${game}-${kind.key}` },
         el('div', { class: 'room-kind-head' }, el('h3', {}, kind.title), el('p', { class: 'muted small' }, kind.note)),
-        el('div', { class: 'room-grid' }, ...kind.rooms.map((room) => roomCard(room, guest, module)))));
+        el('div', { class: 'room-grid' }, ...kind.rooms.map((room) => roomCard(room, guest, module, tiers.get(room.tier))))));
       games.append(el('section', { class: `game game-${game}`, 'data-testid': `game-${game}` },
         el('div', { class: 'game-head' },
           el('h2', {}, info.label || game), el('p', { class: 'muted' }, info.blurb || ''),
@@ -455,13 +456,20 @@ function renderLobby(rootNode) {
   }
 
   // A room's heading: the game's view says (roomHeading), else the room's title.
-  function roomCard(room, guest, module) {
+  // A room in a tier shows the tier (its name and clover multiplier) and, until the player's
+  // level opens it, what does: the server refuses it anyway (room_locked).
+  function roomCard(room, guest, module, tier) {
     const list = el('div', { class: 'room-tables', 'data-testid': `tables-${room.key}` });
     tableLists.set(room.key, list);
     const heading = module && module.roomHeading ? module.roomHeading(room) : room.title;
     const practice = isPractice(room);
-    const locked = guest && !practice; // real chips: a guest has none, and may not sit here
-    const actions = locked
+    const level = app.me && app.me.ladder ? app.me.ladder.level : 1;
+    const closed = Boolean(tier) && !guest && level < tier.level;
+    const locked = (guest && !practice) || closed; // a guest has no real chips; a tier its level
+    const actions = closed
+      ? el('p', { class: 'needs-account', 'data-testid': `tier-locked-${room.key}` },
+        `Opens with the title ${tier.title} (level ${tier.level}); you are level ${level}.`)
+      : locked
       ? el('p', { class: 'needs-account', 'data-testid': `needs-account-${room.key}` },
         'Real chips: ', el('button', { class: 'link-button', type: 'button', onclick: () => logout() }, 'sign up'), ' to play here.')
       : el('div', { class: 'room-actions' },
@@ -472,7 +480,8 @@ function renderLobby(rootNode) {
     },
       el('header', { class: 'room-head' },
         el('h3', {}, heading,
-          practice ? el('span', { class: 'badge badge-practice', 'data-testid': `practice-badge-${room.key}`, title: 'played with practice chips' }, 'practice') : null),
+          practice ? el('span', { class: 'badge badge-practice', 'data-testid': `practice-badge-${room.key}`, title: 'played with practice chips' }, 'practice') : null,
+          tier ? el('span', { class: `badge badge-tier tier-${tier.key}`, 'data-testid': `tier-badge-${room.key}`, title: `${tier.name} room: clover points ${tier.multiplier}` }, `${tier.name} ${tier.multiplier}`) : null),
         el('span', { class: 'room-seats', title: 'seats at a table' }, `${room.seats} seats`)),
       el('dl', { class: 'room-facts' }, ...roomFacts(room).map(({ label, value, why, testid }) => el('div', { title: why, 'data-testid': `fact-${testid}-${room.key}` },
         el('dt', {}, label), el('dd', {}, value)))),
