@@ -6,6 +6,7 @@ leaderboards page in rank order with the caller's own line."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 from rummyhall.client import ClientError, RoomClient
-from rummyhall.economy import ladder, ledger, progression
+from rummyhall.economy import ladder, leagues, ledger, progression
 from rummyhall.economy.audit import audit_database
 from rummyhall.economy.daily import DAILY, next_midnight_ms
 from rummyhall.economy.ledger import GOLD
@@ -283,3 +284,52 @@ async def test_a_room_opens_with_its_title(db_url: str, tmp_path: Path) -> None:
         assert server.hub.table(table_id).room.key == tundra
         # Practice rooms are in no tier: open to everyone.
         assert server.hub.room("practice-rummy51-10-4p").tier is None
+
+
+async def test_the_league_table_and_the_season_rolling_over_on_the_servers_clock(
+    db_url: str, tmp_path: Path
+) -> None:
+    season = 30
+    clock = FakeClock(leagues.season_start_ms(season) + 3_600_000)
+    settings = fast_settings(tmp_path, db_url, bots=False, league_check_ms=60_000)
+    async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
+        me = await client.register("leaguer", "correct horse battery")
+        before = await client.request("GET", "/api/league")
+        assert (before["season"], before["yours"], before["league"]) == (season, None, "desert")
+        assert before["ends_at"] == leagues.season_start_ms(season + 1)
+        assert [league["key"] for league in before["leagues"]] == list(leagues.LEAGUES)
+        db: Database = server.app.state.db
+        win = Standing(place=1, cards_thrown=15, opened=True)
+        async with db.transaction() as session:
+            for _ in range(30):
+                await session.run_sync(
+                    lambda sync: ladder.record_game(
+                        sync.connection(),
+                        game="rummy51",
+                        multiplier_tenths=10,
+                        at_ms=clock.now(),
+                        players=[(me["id"], win)],
+                        tier="desert",
+                    )
+                )
+        table = await client.request("GET", "/api/league")
+        assert table["yours"] == "desert"
+        assert [line["name"] for line in table["lines"]] == ["leaguer"]
+        assert table["me"]["games"] == 30 and table["me"]["rank"] == 1
+        page = await client.request("GET", f"/api/leaderboard?board={table['board']}")
+        assert page["me"] == table["me"]
+
+        # The season ends; the server's periodic check settles it.
+        clock.advance(table["ends_at"] - clock.now() + 60_000)
+        deadline = asyncio.get_running_loop().time() + 30
+        while (after := await client.request("GET", "/api/league"))["last"] is None:
+            assert asyncio.get_running_loop().time() < deadline, "the season was not settled"
+            await asyncio.sleep(0.02)
+        prize = leagues.RULES.rule("desert").prizes[0]
+        assert after["last"] == {
+            "season": season, "league": "desert", "place": 1, "outcome": "up", "to": "tundra",
+            "prize": prize,
+        }  # fmt: skip
+        assert (after["season"], after["yours"], after["lines"]) == (season + 1, "tundra", [])
+    report = await audit_database(db_url)
+    assert report.problems == []

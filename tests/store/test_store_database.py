@@ -39,6 +39,9 @@ TABLES = {
     "chip_flows",
     "progress",
     "board_lines",
+    "league_players",
+    "league_seasons",
+    "league_outcomes",
 }
 
 

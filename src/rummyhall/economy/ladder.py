@@ -23,16 +23,23 @@ from typing import Final
 from sqlalchemy import Connection, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.economy import ledger
+from rummyhall.economy import leagues, ledger
 from rummyhall.economy.daily import BONUS_ZONE, DailyBonus, bonus_day, daily_bonus
 from rummyhall.economy.ledger import CHIPS, GOLD
 from rummyhall.economy.levels import level, level_for
 from rummyhall.economy.progression import LADDER, Ladder, clover, rating, rating_points
 from rummyhall.games.protocol import Standing
-from rummyhall.store.models import BoardLineModel, ProgressModel, dialect_insert, table
+from rummyhall.store.models import (
+    BoardLineModel,
+    LeaguePlayerModel,
+    ProgressModel,
+    dialect_insert,
+    table,
+)
 
 _PROGRESS: Final = table(ProgressModel)
 _LINES: Final = table(BoardLineModel)
+_LEAGUE_PLAYERS: Final = table(LeaguePlayerModel)
 
 ALL: Final = "all"
 """The overall board: every game in every real room."""
@@ -74,12 +81,16 @@ def record_game(
     multiplier_tenths: int,
     at_ms: int,
     players: Sequence[tuple[int, Standing]],
+    tier: str | None = None,
     ladder: Ladder = LADDER,
 ) -> list[LevelUp]:
     """Add one finished game of a real room to the ladder of each player in it ((account,
     standing): people only, no bots): clover points (with the room's multiplier) and a line on
-    the overall board, the game's and the month's. Returns the level-ups, whose gold is paid."""
+    the overall board, the game's and the month's; in a room of a ``tier``, a line in the
+    player's league for the season when the tier counts for it (a first such game puts the
+    player in the lowest league). Returns the level-ups, whose gold is paid."""
     boards = (ALL, game_board(game), month_board(at_ms))
+    season = leagues.season_of(at_ms)
     level_ups = []
     for account_id, standing in players:
         earned = clover(standing, multiplier_tenths, ladder)
@@ -107,7 +118,25 @@ def record_game(
         first = 1 if standing.place == 1 else 0
         for board in boards:
             _add_line(conn, board, account_id, points, first)
+        if tier is not None:
+            league = _league_of(conn, account_id)
+            if leagues.counts_for(league, tier):
+                _add_line(conn, leagues.league_board(season, league), account_id, points, first)
     return level_ups
+
+
+def _league_of(conn: Connection, account_id: int) -> str:
+    """The player's league, the lowest for a player in none (new, or back from inactivity)."""
+    conn.execute(
+        dialect_insert(conn, _LEAGUE_PLAYERS)
+        .values(account_id=account_id, league=leagues.LEAGUES[0])
+        .on_conflict_do_nothing(index_elements=["account_id"])
+    )
+    return str(
+        conn.execute(
+            select(_LEAGUE_PLAYERS.c.league).where(_LEAGUE_PLAYERS.c.account_id == account_id)
+        ).scalar_one()
+    )
 
 
 def _add_line(conn: Connection, board: str, account_id: int, points: int, first: int) -> None:

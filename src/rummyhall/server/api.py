@@ -5,6 +5,7 @@ auto-arrange button, and the operator's admin calls. Errors have one shape every
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import ipaddress
 import math
@@ -18,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall import catalog
 from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
-from rummyhall.economy import boards, ladder, ledger, tiers, wallets
+from rummyhall.economy import boards, ladder, leagues, ledger, rollover, tiers, wallets
 from rummyhall.economy.daily import bonus_day, next_midnight_ms
 from rummyhall.economy.ledger import CHIPS, CURRENCIES, GOLD, PRACTICE
 from rummyhall.economy.levels import Progress, silver_limit
@@ -425,12 +426,18 @@ async def claim_daily_bonus(account: Me, request: Request) -> JSON:
 
 
 _MONTH_BOARD = re.compile(r"month:[0-9]{4}-(0[1-9]|1[0-2])")
+_LEAGUE_BOARD = re.compile(r"league:[0-9]{1,6}:([a-z]+)")
 
 
 def _board(name: str) -> str:
     """A board's name checked: ``all``, ``game:<a game of the catalog>``, ``month:<yyyy-mm>``
     (``unknown_board``, 404, otherwise)."""
-    known = name == ladder.ALL or _MONTH_BOARD.fullmatch(name) is not None
+    league = _LEAGUE_BOARD.fullmatch(name)
+    known = (
+        name == ladder.ALL
+        or _MONTH_BOARD.fullmatch(name) is not None
+        or (league is not None and league.group(1) in leagues.LEAGUES)
+    )
     if name.startswith("game:"):
         known = name.removeprefix("game:") in catalog.names()
     if not known:
@@ -442,7 +449,8 @@ def _board(name: str) -> str:
 async def leaderboard(
     request: Request, board: str = ladder.ALL, after: str | None = None, limit: int = 20
 ) -> JSON:
-    """A page of a leaderboard (``all``, ``game:<name>``, ``month:<yyyy-mm>``), best first: rated
+    """A page of a leaderboard (``all``, ``game:<name>``, ``month:<yyyy-mm>``,
+    ``league:<season>:<league>``), best first: rated
     players by rating, then games played; ``next`` continues it (pass it as ``after``). A
     signed-in player's own line (``me``, with its rank) comes with every page, on it or not."""
     name = _board(board)
@@ -461,6 +469,47 @@ async def leaderboard(
         "lines": [found.to_json() for found in lines],
         "next": lines[-1].cursor if lines and full else None,
         "me": None if mine is None else mine.to_json(),
+    }
+
+
+@router.get("/league")
+async def league(
+    request: Request, league: str | None = None, after: str | None = None, limit: int = 50
+) -> JSON:
+    """The current league season: when it ends, the rules of every league, and a page of one
+    league's table (``league``; default the signed-in player's own, else the lowest), with the
+    player's own league, line and last season's outcome."""
+    now = _hub(request).clock.now()
+    season = leagues.season_of(now)
+    account = await account_of(_db(request), _settings(request), request.cookies)
+    async with _db(request).read() as session:
+        standing = None if account is None else await rollover.standing(session, account.id)
+        shown = league or (standing.league if standing and standing.league else leagues.LEAGUES[0])
+        if shown not in leagues.LEAGUES:
+            raise RoomError("unknown_league", f"there is no league {shown!r}", 404)
+        board = leagues.league_board(season, shown)
+        try:
+            lines = await boards.page(session, board, after=after, limit=limit)
+        except boards.BadCursor as error:
+            raise RoomError(error.code, str(error), 400) from error
+        mine = None if account is None else await boards.line(session, board, account.id)
+    full = len(lines) == max(1, min(boards.PAGE_MAX, limit))
+    rules = leagues.RULES
+    return {
+        "season": season,
+        "ends_at": leagues.season_start_ms(season + 1),
+        "min_games": rules.min_games,
+        "leagues": [
+            {"key": key, "name": tiers.tier(key).name, **dataclasses.asdict(rules.rule(key))}
+            for key in leagues.LEAGUES
+        ],
+        "league": shown,
+        "board": board,
+        "lines": [found.to_json() for found in lines],
+        "next": lines[-1].cursor if lines and full else None,
+        "me": None if mine is None else mine.to_json(),
+        "yours": None if standing is None else standing.league,
+        "last": None if standing is None or standing.last is None else standing.last,
     }
 
 

@@ -24,6 +24,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import Scope
 
 from rummyhall import catalog
+from rummyhall.economy import rollover
 from rummyhall.economy.ledger import InsufficientChips
 from rummyhall.economy.rooms import Rooms
 from rummyhall.games.protocol import GameError
@@ -128,6 +129,20 @@ def _purge_sessions_periodically(db: Database, clock: Clock, every_ms: int) -> _
     return _Periodic(clock, every_ms, purge)
 
 
+def _roll_seasons_periodically(db: Database, clock: Clock, every_ms: int) -> _Periodic:
+    """Settle the league seasons that have ended (economy/rollover.py: once, whichever server
+    process gets there first)."""
+
+    async def roll() -> None:
+        for rolled in await rollover.roll_ended(db, clock.now()):
+            log.info(
+                "league season %d settled: %d players, %s, %d gold in prizes",
+                rolled.season, rolled.players, rolled.moved, rolled.prizes,
+            )  # fmt: skip
+
+    return _Periodic(clock, every_ms, roll)
+
+
 def create_app(
     settings: Settings, *, clock: Clock | None = None, rooms: Rooms | None = None
 ) -> FastAPI:
@@ -145,11 +160,13 @@ def create_app(
         app.state.admin_token = admin_token(settings.data_dir)
         await hub.start()
         purging = _purge_sessions_periodically(db, clock, settings.session_purge_ms)
+        rolling = _roll_seasons_periodically(db, clock, settings.league_check_ms)
         _dump_tasks_on_signal()
         try:
             yield
         finally:
             await purging.stop()
+            await rolling.stop()
             await hub.stop()
             await db.close()
             hash_pool.close()

@@ -79,6 +79,8 @@ class Settings:
     """Password checks that may wait for a thread; beyond that the answer is ``busy`` at once."""
     session_purge_ms: int = 3_600_000
     """How often expired login sessions are deleted."""
+    league_check_ms: int = 60_000
+    """How often the server looks for a league season that has ended and settles it."""
     tables_per_account: int = 3
     """How many open tables one account may have opened (POST /api/tables) at a time: without a
     limit one guest could fill the server with tables (too_many_tables beyond it)."""

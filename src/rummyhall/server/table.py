@@ -763,7 +763,7 @@ class TableActor:
             standings = self.game.standings({seat: nets.get(seat, 0) for seat in players})
             ladder.record_game(
                 conn, game=self.room.game, multiplier_tenths=self.room.multiplier_tenths,
-                at_ms=self.game.clock,
+                at_ms=self.game.clock, tier=self.room.tier,
                 players=[
                     (account_id, standings[seat]) for seat, account_id in players.items()
                     if not self.seats[seat].bot

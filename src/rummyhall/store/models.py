@@ -304,6 +304,46 @@ Index(
 )
 
 
+class LeaguePlayerModel(Base):
+    """The league a player is in (rummyhall.economy.leagues): a row from their first counted
+    game; moved, or deleted (inactive in the lowest league), by a season's rollover."""
+
+    __tablename__ = "league_players"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    league: Mapped[str] = mapped_column(String(20), index=True)
+
+
+class LeagueSeasonModel(Base):
+    """A season whose end has been settled: the row is the rollover's claim, so a season is
+    settled once, whichever process gets there first."""
+
+    __tablename__ = "league_seasons"
+
+    season: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    rolled_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    players: Mapped[int] = mapped_column(Integer)
+
+
+class LeagueOutcomeModel(Base):
+    """How a player's season ended: their league, place (None: not qualified), what became of
+    them (``up``, ``down``, ``stay``, ``blocked``, ``out``), where to, and the prize in gold."""
+
+    __tablename__ = "league_outcomes"
+
+    season: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    league: Mapped[str] = mapped_column(String(20))
+    place: Mapped[int | None] = mapped_column(Integer)
+    outcome: Mapped[str] = mapped_column(String(10))
+    to_league: Mapped[str | None] = mapped_column(String(20))
+    prize: Mapped[int] = mapped_column(Integer)
+
+
 def dialect_insert(conn: Connection | AsyncSession, target: Table) -> Any:
     """The database's own INSERT, which knows ON CONFLICT (both databases spell it alike)."""
     dialect = conn.dialect if isinstance(conn, Connection) else conn.get_bind().dialect

@@ -1,5 +1,5 @@
-"""The ladder (issue 19): ``progress`` (clover points, daily bonus) and ``board_lines`` (the
-leaderboards).
+"""The ladder (issue 19): ``progress`` (clover points, daily bonus), ``board_lines`` (the
+leaderboards) and the leagues (``league_players``, ``league_seasons``, ``league_outcomes``).
 
 Revision ID: 0005
 Revises: 0004
@@ -52,7 +52,48 @@ def upgrade() -> None:
         "ix_board_lines_rank", "board_lines", ["board", "rating", "games", "account_id"]
     )
 
+    op.create_table(
+        "league_players",
+        sa.Column("account_id", sa.Integer(), nullable=False),
+        sa.Column("league", sa.String(length=20), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["account_id"],
+            ["accounts.id"],
+            name=op.f("fk_league_players_account_id_accounts"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("account_id", name=op.f("pk_league_players")),
+    )
+    op.create_index("ix_league_players_league", "league_players", ["league"])
+    op.create_table(
+        "league_seasons",
+        sa.Column("season", sa.Integer(), nullable=False),
+        sa.Column("rolled_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("players", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("season", name=op.f("pk_league_seasons")),
+    )
+    op.create_table(
+        "league_outcomes",
+        sa.Column("season", sa.Integer(), nullable=False),
+        sa.Column("account_id", sa.Integer(), nullable=False),
+        sa.Column("league", sa.String(length=20), nullable=False),
+        sa.Column("place", sa.Integer(), nullable=True),
+        sa.Column("outcome", sa.String(length=10), nullable=False),
+        sa.Column("to_league", sa.String(length=20), nullable=True),
+        sa.Column("prize", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["account_id"],
+            ["accounts.id"],
+            name=op.f("fk_league_outcomes_account_id_accounts"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("season", "account_id", name=op.f("pk_league_outcomes")),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("league_outcomes")
+    op.drop_table("league_seasons")
+    op.drop_table("league_players")
     op.drop_table("board_lines")
     op.drop_table("progress")

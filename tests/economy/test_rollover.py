@@ -1,0 +1,111 @@
+"""A season's end in the database, on SQLite and PostgreSQL (economy/rollover.py): players move
+as the league rules say, outcomes are recorded, prizes are paid in gold once, games below a
+player's league do not count, and the rollover runs once however often and from however many
+processes it is started."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import Connection, select
+from sqlalchemy.orm import Session
+
+from rummyhall.economy import ladder, leagues, rollover
+from rummyhall.economy.audit import audit
+from rummyhall.economy.ledger import GOLD, balance
+from rummyhall.games.protocol import Standing
+from rummyhall.store import accounts
+from rummyhall.store.database import Database
+from rummyhall.store.models import LeagueOutcomeModel, LeaguePlayerModel
+
+SEASON = 40
+IN_SEASON = leagues.season_start_ms(SEASON) + 3_600_000
+AFTER = leagues.season_start_ms(SEASON + 1) + 1
+
+
+async def play(db: Database, account: int, standing: Standing, games: int, tier: str,
+               at: int = IN_SEASON) -> None:  # fmt: skip
+    def run(sync: Session) -> None:
+        conn: Connection = sync.connection()
+        for _ in range(games):
+            ladder.record_game(
+                conn, game="rummy51", multiplier_tenths=10, at_ms=at,
+                players=[(account, standing)], tier=tier,
+            )  # fmt: skip
+
+    async with db.transaction() as session:
+        await session.run_sync(run)
+
+
+async def leagues_now(db: Database) -> dict[int, str]:
+    async with db.read() as session:
+        rows = await session.execute(select(LeaguePlayerModel.account_id, LeaguePlayerModel.league))
+        return {int(a): str(league) for a, league in rows}
+
+
+async def test_a_season_ends_once_with_moves_outcomes_and_prizes(db_url: str) -> None:
+    db, other = await Database.open(db_url), await Database.open(db_url)
+    try:
+        await season_end(db, other)
+    finally:
+        await other.close()
+        await db.close()
+
+
+async def season_end(db: Database, other: Database) -> None:
+    async with db.transaction() as session:
+        ids = {
+            name: (await accounts.register(session, name, "long password")).id
+            for name in ("winner", "steady", "casual", "gone", "fallen", "slumming")
+        }
+    win, fourth = Standing(place=1, cards_thrown=15, opened=True), Standing(place=4)
+    await play(db, ids["winner"], win, 30, "desert")  # rating 10000, level 9 by now: up
+    await play(db, ids["steady"], fourth, 30, "desert")  # rating 3500: stays
+    await play(db, ids["casual"], win, 10, "desert")  # too few games: stays in the lowest
+    # "gone" played last season only: inactive in the lowest league, out of the tables.
+    await play(db, ids["gone"], win, 1, "desert", at=leagues.season_start_ms(SEASON - 1))
+    # "fallen" and "slumming" are Tundra players: one plays nothing, one only in the Desert
+    # room, which does not count for a Tundra player.
+    async with db.transaction() as session:
+        for name in ("fallen", "slumming"):
+            await session.execute(
+                LeaguePlayerModel.__table__.insert().values(account_id=ids[name], league="tundra")
+            )
+    await play(db, ids["slumming"], win, 40, "desert")
+
+    # Two processes start the rollover at once: the season is settled once.
+    results = await asyncio.gather(
+        rollover.roll_ended(db, AFTER), rollover.roll_ended(other, AFTER)
+    )
+    settled = [rolled for found in results for rolled in found]
+    assert [r.season for r in settled] == [SEASON]
+    assert settled[0].players == 6
+    assert await rollover.roll_ended(db, AFTER) == []
+
+    assert await leagues_now(db) == {
+        ids["winner"]: "tundra",
+        ids["steady"]: "desert",
+        ids["casual"]: "desert",
+        ids["fallen"]: "desert",
+        ids["slumming"]: "desert",
+    }
+    async with db.read() as session:
+        outcomes = {
+            int(row.account_id): (row.league, row.place, row.outcome, row.to_league, row.prize)
+            for row in (await session.execute(select(LeagueOutcomeModel))).scalars()
+        }
+        prizes = leagues.RULES.rule("desert").prizes
+        assert outcomes[ids["winner"]] == ("desert", 1, leagues.UP, "tundra", prizes[0])
+        assert outcomes[ids["steady"]] == ("desert", 2, leagues.STAY, "desert", prizes[1])
+        assert outcomes[ids["casual"]] == ("desert", None, leagues.STAY, "desert", 0)
+        assert outcomes[ids["gone"]] == ("desert", None, leagues.OUT, None, 0)
+        assert outcomes[ids["fallen"]] == ("tundra", None, leagues.DOWN, "desert", 0)
+        assert outcomes[ids["slumming"]] == ("tundra", None, leagues.DOWN, "desert", 0)
+        level_gold = await balance(session, GOLD.wallet(ids["steady"]))
+        assert level_gold > prizes[1]  # level rewards and the prize, paid once
+        report = await audit(session)
+    assert report.ok, report.problems
+
+    # A player out of the tables who plays again starts in the lowest league.
+    await play(db, ids["gone"], win, 1, "tundra", at=AFTER)
+    assert (await leagues_now(db))[ids["gone"]] == "desert"
