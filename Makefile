@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/marriage21.py
 	$(BIN)/python bench/rummy51.py
 	$(BIN)/python bench/patti.py
+	$(BIN)/python bench/ladder.py
 	$(BIN)/python bench/load.py
 
 soak: $(STAMP)

@@ -3,10 +3,9 @@
 
 A board ranks its rated lines by rating, then by games played (the rules' tie rule: more games
 first), then by account (newer first: only so that the order is total). A page continues after
-the last line of the previous one (a cursor of those three values), so every page is one range
-of the ``ix_board_lines_rank`` index read backwards, however deep, and a line that moves while
-someone pages is neither skipped twice nor shown twice within one read. A rank is counted over
-the same index: the lines that come before.
+the last line of the previous one (a cursor of those three values and its rank), so every page
+is one range of the ``ix_board_lines_rank`` index read backwards, however deep. A player's own
+rank is counted over the same index: the lines that come before theirs.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, func, literal, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.store.models import AccountModel, BoardLineModel, table
@@ -37,8 +36,10 @@ class BoardLine:
 
     @property
     def cursor(self) -> str:
-        """Where the next page starts (:func:`page`'s ``after``)."""
-        return f"{self.rating}.{self.games}.{self.account_id}"
+        """Where the next page starts (:func:`page`'s ``after``): this line's place in the order
+        and its rank, so the next page needs no count. (A cursor someone edits by hand only
+        misnumbers the page they asked for.)"""
+        return f"{self.rating}.{self.games}.{self.account_id}.{self.rank}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,29 +57,28 @@ class BadCursor(ValueError):
     code = "bad_cursor"
 
 
-def parse_cursor(text: str) -> tuple[int, int, int]:
+def parse_cursor(text: str) -> tuple[int, int, int, int]:
     try:
-        rating, games, account = (int(part) for part in text.split("."))
+        rating, games, account, rank = (int(part) for part in text.split(".", 3))
     except ValueError:
         raise BadCursor(f"{text!r} is not a page cursor") from None
-    return rating, games, account
+    if rank < 1:
+        raise BadCursor(f"{text!r} is not a page cursor")
+    return rating, games, account, rank
+
+
+def _key() -> ColumnElement[Any]:
+    return tuple_(_LINES.c.rating, _LINES.c.games, _LINES.c.account_id)
 
 
 def _before(rating: int, games: int, account_id: int) -> ColumnElement[bool]:
-    """Lines ranked before (rating, games, account)."""
-    return or_(
-        _LINES.c.rating > rating,
-        and_(_LINES.c.rating == rating, _LINES.c.games > games),
-        and_(_LINES.c.rating == rating, _LINES.c.games == games, _LINES.c.account_id > account_id),
-    )
+    """Lines ranked before (rating, games, account): a row-value comparison, which both
+    databases read as one range of the board's index."""
+    return _key() > tuple_(literal(rating), literal(games), literal(account_id))
 
 
 def _after(rating: int, games: int, account_id: int) -> ColumnElement[bool]:
-    return or_(
-        _LINES.c.rating < rating,
-        and_(_LINES.c.rating == rating, _LINES.c.games < games),
-        and_(_LINES.c.rating == rating, _LINES.c.games == games, _LINES.c.account_id < account_id),
-    )
+    return _key() < tuple_(literal(rating), literal(games), literal(account_id))
 
 
 _COLUMNS: Final = (
@@ -106,9 +106,9 @@ async def page(
     )
     first_rank = 1
     if after is not None:
-        rating, games, account_id = parse_cursor(after)
+        rating, games, account_id, rank = parse_cursor(after)
         query = query.where(_after(rating, games, account_id))
-        first_rank = 1 + await _count_before(session, board, rating, games, account_id) + 1
+        first_rank = rank + 1
     rows = (await session.execute(query)).all()
     return [_line(row, first_rank + index) for index, row in enumerate(rows)]
 
