@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 from rummyhall.client import ClientError, RoomClient
-from rummyhall.economy import ladder, leagues, ledger, progression
+from rummyhall.economy import achievements, ladder, leagues, ledger, progression
 from rummyhall.economy.audit import audit_database
 from rummyhall.economy.daily import DAILY, next_midnight_ms
 from rummyhall.economy.ledger import GOLD
@@ -176,8 +176,10 @@ async def test_level_ups_pay_gold_once(db_url: str, tmp_path: Path) -> None:
         assert ladder_json["ladder"]["level"] == 3
         assert ladder_json["ladder"]["title"] == "Butterfly"
         rules = progression.LADDER
-        assert ladder_json["gold"] == 2 * rules.level_gold + rules.title_gold
-        assert sum(up.gold for up in level_ups) == ladder_json["gold"]
+        # The level rewards, and the first game's and first win's achievements.
+        first = sum(a.gold for a in achievements.CATALOGUE if a.key in ("first_game", "first_win"))
+        assert ladder_json["gold"] == 2 * rules.level_gold + rules.title_gold + first
+        assert sum(up.gold for up in level_ups) == 2 * rules.level_gold + rules.title_gold
         # The rewards are keyed by account and level: written again, they pay nothing more.
         async with db.transaction() as session:
             again = await ledger.transfer(
@@ -189,7 +191,7 @@ async def test_level_ups_pay_gold_once(db_url: str, tmp_path: Path) -> None:
         assert again is False
     report = await audit_database(db_url)
     assert report.problems == []
-    assert report.currencies["gold"].minted == 2 * rules.level_gold + rules.title_gold
+    assert report.currencies["gold"].minted == 2 * rules.level_gold + rules.title_gold + first
 
 
 async def test_leaderboards_page_in_rank_order_with_your_own_line(
@@ -331,5 +333,69 @@ async def test_the_league_table_and_the_season_rolling_over_on_the_servers_clock
             "prize": prize,
         }  # fmt: skip
         assert (after["season"], after["yours"], after["lines"]) == (season + 1, "tundra", [])
+    report = await audit_database(db_url)
+    assert report.problems == []
+
+
+async def test_achievements_and_an_invitation_pay_gold_once(db_url: str, tmp_path: Path) -> None:
+    clock = FakeClock(int(datetime(2026, 6, 1, 10, tzinfo=UTC).timestamp() * 1000))
+    settings = fast_settings(tmp_path, db_url, bots=False)
+    async with running(settings, clock=clock) as server:
+        db: Database = server.app.state.db
+
+        async def games(account: int, standing: Standing, count: int) -> None:
+            async with db.transaction() as session:
+                for _ in range(count):
+                    await session.run_sync(
+                        lambda sync: ladder.record_game(
+                            sync.connection(),
+                            game="patti",
+                            multiplier_tenths=10,
+                            at_ms=clock.now(),
+                            players=[(account, standing)],
+                        )
+                    )
+
+        async with RoomClient(server.url) as host, RoomClient(server.url) as friend:
+            me = await host.register("host", "correct horse battery")
+            with pytest.raises(ClientError) as refused:
+                await friend.request(
+                    "POST", "/api/register",
+                    {"name": "friend", "password": "correct horse battery", "invited_by": "nobody"},
+                )  # fmt: skip
+            assert refused.value.code == "unknown_account"
+            them = await friend.request(
+                "POST", "/api/register",
+                {"name": "friend", "password": "correct horse battery", "invited_by": "host"},
+            )  # fmt: skip
+            # Nine games of the friend pay the host nothing; the tenth pays once.
+            await games(them["id"], Standing(place=2), 9)
+            assert (await host.request("GET", "/api/me"))["gold"] == 0
+            await games(them["id"], Standing(place=2), 5)
+            invite = (await host.request("GET", "/api/achievements"))["invite"]
+            assert (invite["invited"], invite["paid"]) == (1, 1)
+            assert (await host.request("GET", "/api/me"))["gold"] == invite["gold"] == 100
+
+            # The friend's games earned the first game's achievement (once), not the first win.
+            got = {a["key"]: a for a in (await friend.request("GET", "/api/achievements"))[
+                "achievements"
+            ]}  # fmt: skip
+            assert got["first_game"]["earned_at"] is not None
+            assert got["first_win"]["earned_at"] is None
+            gold_before = (await friend.request("GET", "/api/me"))["gold"]
+            await games(them["id"], Standing(place=1), 2)
+            gold_after = (await friend.request("GET", "/api/me"))["gold"]
+            assert gold_after - gold_before == got["first_win"]["gold"]
+
+            # Ten days of daily bonuses in a row: the streak's achievement, once.
+            for _ in range(11):
+                await host.request("POST", "/api/daily-bonus")
+                clock.advance(24 * 3_600_000)
+            earned = {a["key"] for a in (await host.request("GET", "/api/achievements"))[
+                "achievements"
+            ] if a["earned_at"]}  # fmt: skip
+            assert earned == {"streak_10"}
+            assert (await host.request("GET", "/api/me"))["gold"] == 100 + 100
+            assert me["id"] != them["id"]
     report = await audit_database(db_url)
     assert report.problems == []

@@ -42,6 +42,8 @@ TABLES = {
     "league_players",
     "league_seasons",
     "league_outcomes",
+    "achievements",
+    "invites",
 }
 
 

@@ -23,7 +23,7 @@ from typing import Final
 from sqlalchemy import Connection, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.economy import leagues, ledger
+from rummyhall.economy import achievements, leagues, ledger
 from rummyhall.economy.daily import BONUS_ZONE, DailyBonus, bonus_day, daily_bonus
 from rummyhall.economy.ledger import CHIPS, GOLD
 from rummyhall.economy.levels import level, level_for
@@ -116,8 +116,9 @@ def record_game(
             level_ups.append(LevelUp(account_id, before, after, gold))
         points = rating_points(standing, ladder)
         first = 1 if standing.place == 1 else 0
-        for board in boards:
-            _add_line(conn, board, account_id, points, first)
+        # Every board gets the game; the overall board's count is the player's games in all.
+        games = [_add_line(conn, board, account_id, points, first) for board in boards]
+        _milestones(conn, account_id, standing, games[0])
         if tier is not None:
             league = _league_of(conn, account_id)
             if leagues.counts_for(league, tier):
@@ -139,7 +140,20 @@ def _league_of(conn: Connection, account_id: int) -> str:
     )
 
 
-def _add_line(conn: Connection, board: str, account_id: int, points: int, first: int) -> None:
+def _milestones(conn: Connection, account_id: int, standing: Standing, games: int) -> None:
+    """The achievements a game may bring, and the invitation it may complete."""
+    achievements.award(conn, account_id, "first_game")
+    if standing.place == 1:
+        achievements.award(conn, account_id, "first_win")
+    if standing.rummy:
+        achievements.award(conn, account_id, "first_rummy")
+    if games >= 100:
+        achievements.award(conn, account_id, "games_100")
+    achievements.reward_inviter(conn, account_id, games)
+
+
+def _add_line(conn: Connection, board: str, account_id: int, points: int, first: int) -> int:
+    """Add one game to the player's line on ``board``; the games the line now counts."""
     games, total = conn.execute(
         dialect_insert(conn, _LINES)
         .values(board=board, account_id=account_id, games=1, points=points, firsts=first)
@@ -160,6 +174,7 @@ def _add_line(conn: Connection, board: str, account_id: int, points: int, first:
             .where(_LINES.c.board == board, _LINES.c.account_id == account_id)
             .values(rating=rated)
         )
+    return int(games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +238,10 @@ async def claim_daily(session: AsyncSession, account_id: int, now_ms: int) -> Da
     )
     if marked.rowcount != 1:  # type: ignore[attr-defined]
         raise BonusClaimed("today's bonus is yours already: the next one comes at midnight")
+    if bonus.streak >= 10:
+        await session.run_sync(
+            lambda sync: achievements.award(sync.connection(), account_id, "streak_10")
+        )
     await ledger.transfer(
         session, f"daily:{account_id}:{today.isoformat()}",
         [(CHIPS.mint, -bonus.credited), (wallet, bonus.credited)],

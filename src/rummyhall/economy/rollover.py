@@ -18,7 +18,7 @@ from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from rummyhall.economy import leagues, ledger
+from rummyhall.economy import achievements, leagues, ledger
 from rummyhall.economy.ledger import GOLD
 from rummyhall.economy.levels import level_for
 from rummyhall.economy.tiers import TIERS
@@ -124,6 +124,9 @@ def roll_season(
     gone = [o.account_id for o in outcomes if o.to is None]
     for start in range(0, len(gone), 500):
         conn.execute(delete(_PLAYERS).where(_PLAYERS.c.account_id.in_(gone[start : start + 500])))
+    for outcome in outcomes:
+        if outcome.outcome == leagues.UP:
+            achievements.award(conn, outcome.account_id, "promoted")
     prizes = 0
     for outcome in outcomes:
         if outcome.prize:

@@ -19,7 +19,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall import catalog
 from rummyhall.cards import Card, CardError, parse, parse_cards, rank_text
-from rummyhall.economy import boards, ladder, leagues, ledger, rollover, tiers, wallets
+from rummyhall.economy import (
+    achievements,
+    boards,
+    ladder,
+    leagues,
+    ledger,
+    rollover,
+    tiers,
+    wallets,
+)
 from rummyhall.economy.daily import bonus_day, next_midnight_ms
 from rummyhall.economy.ledger import CHIPS, CURRENCIES, GOLD, PRACTICE
 from rummyhall.economy.levels import Progress, silver_limit
@@ -41,6 +50,7 @@ from rummyhall.server.wire import (
     NewTable,
     PasswordChange,
     QuickSeat,
+    Registration,
     SitRequest,
 )
 from rummyhall.store import accounts as store_accounts
@@ -262,14 +272,23 @@ async def _sign_in(
 
 
 @router.post("/register", status_code=201)
-async def register(body: Credentials, request: Request, response: Response) -> JSON:
-    """Create an account (with starting chips and practice chips) and sign in."""
+async def register(body: Registration, request: Request, response: Response) -> JSON:
+    """Create an account (with starting chips and practice chips) and sign in; ``invited_by``
+    names the player whose invite link brought it (``unknown_account``, 404, if there is no such
+    player: a typo should not go unnoticed)."""
     _signup_allowed(request)
     settings = _settings(request)
     async with _db(request).transaction() as session:
+        inviter = None
+        if body.invited_by is not None:
+            inviter = await store_accounts.find_account(session, body.invited_by)
+            if inviter is None or inviter.is_guest or inviter.is_bot:
+                raise RoomError("unknown_account", f"no player is called {body.invited_by!r}", 404)
         account = await store_accounts.register(
             session, body.name, body.password, pool=_pool(request)
         )
+        if inviter is not None:
+            await achievements.record_invite(session, account.id, inviter.id)
         await wallets.open_wallets(
             session, account, chips=settings.starting_chips, practice=settings.practice_chips
         )
@@ -510,6 +529,38 @@ async def league(
         "me": None if mine is None else mine.to_json(),
         "yours": None if standing is None else standing.league,
         "last": None if standing is None or standing.last is None else standing.last,
+    }
+
+
+@router.get("/achievements")
+async def achievements_page(account: Me, request: Request) -> JSON:
+    """The achievements catalogue with what the player has earned, and their invitations: the
+    name others register with (``invited_by``; the browser's link is ``/#/join/<name>``), how
+    many they invited and for how many they were paid."""
+    if account.is_guest:
+        raise RoomError("practice_only", "sign up to earn achievements", 403)
+    async with _db(request).read() as session:
+        earned = await achievements.earned(session, account.id)
+        invited, paid = await achievements.invited(session, account.id)
+    return {
+        "achievements": [
+            {
+                "key": found.key,
+                "title": found.title,
+                "description": found.description,
+                "gold": found.gold,
+                "earned_at": earned[found.key].isoformat() if found.key in earned else None,
+            }
+            for found in achievements.CATALOGUE
+        ],
+        "invite": {
+            "invited_by": account.name,
+            "invited": invited,
+            "paid": paid,
+            "gold": achievements.INVITE_GOLD,
+            "games": achievements.INVITE_GAMES,
+            "most": achievements.INVITES_PAID,
+        },
     }
 
 

@@ -84,6 +84,11 @@ class Credentials(_Message):
     password: Annotated[str, Field(max_length=200)]
 
 
+class Registration(Credentials):
+    invited_by: Annotated[str | None, Field(max_length=40)] = None
+    """The name of the player whose invite link brought this one (their invite link)."""
+
+
 class PasswordChange(_Message):
     old: Annotated[str, Field(max_length=200)]
     new: Annotated[str, Field(max_length=200)]

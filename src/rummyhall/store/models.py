@@ -344,6 +344,32 @@ class LeagueOutcomeModel(Base):
     prize: Mapped[int] = mapped_column(Integer)
 
 
+class AchievementModel(Base):
+    """An achievement a player earned (rummyhall.economy.achievements): the row is the claim."""
+
+    __tablename__ = "achievements"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    earned_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class InviteModel(Base):
+    """Who invited a player (given at registration), and when the inviter was paid for it."""
+
+    __tablename__ = "invites"
+
+    invitee_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    inviter_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    rewarded_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
 def dialect_insert(conn: Connection | AsyncSession, target: Table) -> Any:
     """The database's own INSERT, which knows ON CONFLICT (both databases spell it alike)."""
     dialect = conn.dialect if isinstance(conn, Connection) else conn.get_bind().dialect

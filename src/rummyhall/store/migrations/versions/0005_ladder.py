@@ -1,5 +1,6 @@
 """The ladder (issue 19): ``progress`` (clover points, daily bonus), ``board_lines`` (the
-leaderboards) and the leagues (``league_players``, ``league_seasons``, ``league_outcomes``).
+leaderboards), the leagues (``league_players``, ``league_seasons``, ``league_outcomes``),
+``achievements`` and ``invites``.
 
 Revision ID: 0005
 Revises: 0004
@@ -89,9 +90,44 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("season", "account_id", name=op.f("pk_league_outcomes")),
     )
+    op.create_table(
+        "achievements",
+        sa.Column("account_id", sa.Integer(), nullable=False),
+        sa.Column("key", sa.String(length=40), nullable=False),
+        sa.Column("earned_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["account_id"],
+            ["accounts.id"],
+            name=op.f("fk_achievements_account_id_accounts"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("account_id", "key", name=op.f("pk_achievements")),
+    )
+    op.create_table(
+        "invites",
+        sa.Column("invitee_id", sa.Integer(), nullable=False),
+        sa.Column("inviter_id", sa.Integer(), nullable=False),
+        sa.Column("rewarded_at", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["invitee_id"],
+            ["accounts.id"],
+            name=op.f("fk_invites_invitee_id_accounts"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["inviter_id"],
+            ["accounts.id"],
+            name=op.f("fk_invites_inviter_id_accounts"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("invitee_id", name=op.f("pk_invites")),
+    )
+    op.create_index("ix_invites_inviter_id", "invites", ["inviter_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("invites")
+    op.drop_table("achievements")
     op.drop_table("league_outcomes")
     op.drop_table("league_seasons")
     op.drop_table("league_players")
