@@ -399,3 +399,30 @@ async def test_achievements_and_an_invitation_pay_gold_once(db_url: str, tmp_pat
             assert me["id"] != them["id"]
     report = await audit_database(db_url)
     assert report.problems == []
+
+
+async def test_quick_seat_prefers_people_of_your_level(db_url: str, tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path, db_url, bots=False)
+    room = "rummy51-10-4p"
+    async with running(settings) as server:
+        clients = [RoomClient(server.url) for _ in range(4)]
+        try:
+            ids = {}
+            for client, (name, level) in zip(
+                clients, (("novice", 1), ("veteran", 30), ("expert", 29), ("learner", 2)),
+                strict=True,
+            ):  # fmt: skip
+                ids[name] = (await client.register(name, "correct horse battery"))["id"]
+                if level > 1:
+                    await promote(server, ids[name], level)
+            novice, veteran, expert, learner = clients
+            first, _ = await novice.quick_seat(room)
+            second = (await veteran.request("POST", "/api/tables", {"room": room}))["table"]["id"]
+            await veteran.request("POST", f"/api/tables/{second}/sit", {})
+            assert first < second
+            # Both tables have someone waiting: each newcomer goes to the nearer level.
+            assert (await expert.quick_seat(room))[0] == second
+            assert (await learner.quick_seat(room))[0] == first
+        finally:
+            for client in clients:
+                await client.close()

@@ -136,6 +136,9 @@ class Hub:
         self._seated: dict[int, set[int]] = {}
         """Who sits where: account -> the open tables where it has a seat."""
         self._seating_locks: dict[int, asyncio.Lock] = {}
+        self.levels: dict[int, int] = {}
+        """The level of each player who asked for a seat in a room of a tier (:meth:`admit`), kept
+        until they stand up from their last table: what a quick seat matches levels with."""
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -196,6 +199,7 @@ class Hub:
             tables.discard(table_id)
             if not tables:
                 del self._seated[account_id]
+                self.levels.pop(account_id, None)
 
     def seated_at(self, account_id: int) -> list[TableActor]:
         """The open tables where the account has a seat, by id."""
@@ -287,6 +291,7 @@ class Hub:
         async with self.db.read() as session:
             climb = await ladder.climb(session, account_id)
         level = level_for(climb.clover).number
+        self.levels[account_id] = level
         if not tier.open_to(level):
             raise RoomError(
                 "room_locked",
@@ -419,8 +424,11 @@ class Hub:
                         and not actor.closed
                         and len(actor.seats) + self._promised.get(actor.id, 0) < room.seats
                     ),
-                    key=lambda actor: (-actor.humans(), actor.id),
-                )
+                    key=lambda actor: (
+                        actor.humans() == 0, self._level_gap(actor, account_id), -actor.humans(),
+                        actor.id,
+                    ),
+                )  # fmt: skip
                 actor = candidates[0] if candidates else await self.create_table(room.key)
                 self._promised[actor.id] = self._promised.get(actor.id, 0) + 1
             try:
@@ -437,6 +445,16 @@ class Hub:
                     self._promised[actor.id] = left
             return actor.id, seat
         raise RoomError("busy", "the room is busy; try again", 503)
+
+    def _level_gap(self, actor: TableActor, account_id: int) -> int:
+        """How far the player's level is from the levels of the people at the table (their
+        mean): a quick seat prefers, among tables where people wait, the nearest, so players
+        meet others of their strength when the room is busy enough to choose."""
+        people = [o.account_id for o in actor.seats.values() if not o.bot]
+        if not people:
+            return 0
+        mine = self.levels.get(account_id, 1)
+        return abs(sum(self.levels.get(p, 1) for p in people) // len(people) - mine)
 
     def lobby(self, room_key: str | None = None) -> list[JSON]:
         return [
