@@ -105,11 +105,18 @@ async def running(
         await task
 
 
-async def promote(server: Running, account_id: int, level: int) -> None:
-    """Lift a player to ``level`` through the ladder's own path: one won game worth the clover
-    that reaches it (a test's shortcut to the rooms a level opens)."""
+def lift(level: int) -> tuple[Standing, int]:
+    """The won game, and its room multiplier (tenths), worth the clover that reaches ``level``:
+    what :func:`promote` records."""
     win = Standing(place=1)
-    multiplier = -(-clover_at(level) * 10 // progression.game_points(win))
+    return win, -(-clover_at(level) * 10 // progression.game_points(win))
+
+
+async def promote(server: Running, account_id: int, level: int) -> None:
+    """Lift a player to ``level`` through the ladder's own path: one won game, outside every
+    room (``game="promotion"``, at time 0), worth the clover that reaches it (a test's shortcut
+    to the rooms a level opens)."""
+    win, multiplier = lift(level)
     db: Database = server.app.state.db
     async with db.transaction() as session:
         await session.run_sync(

@@ -407,13 +407,14 @@ def test_going_out_scores_minus_40_and_the_others_their_cards_or_100() -> None:
     assert again.result == result
 
 
-def test_a_rummy_goes_out_in_the_turn_of_the_opening_and_never_opened_scores_100() -> None:
+def rummy_game(**config: int) -> Checked:
+    """Seat 1 opens and goes out in one turn (a Rummy); the two others never open."""
     hands = (
         "AS 2S 3S 4S 5H 6H 7H 8H 9D 10D JD QC QH QS KC",
         "2C 3C 5D 7D 9S 10H JH KH AC 4H 6C 8S 3D 5S",
         "2H 4C 6S 8C 10C QD AD 3H 5C 7S 9H JC KD 9C",
     )
-    t = table(hands, "2D 4D 6D 8D 10S", stake=5)
+    t = table(hands, "2D 4D 6D 8D 10S", **config)
     t.play(
         """
         p1 discard KC
@@ -426,6 +427,11 @@ def test_a_rummy_goes_out_in_the_turn_of_the_opening_and_never_opened_scores_100
         p1 discard 6D
         """
     )
+    return t
+
+
+def test_a_rummy_goes_out_in_the_turn_of_the_opening_and_never_opened_scores_100() -> None:
+    t = rummy_game(stake=5)
     end = data(t, "game_end")
     assert end["winner"] == 1 and end["rummy"]
     assert end["places"]["1"]["rummy"] and end["places"]["1"]["score"] == -40
@@ -534,25 +540,9 @@ def test_the_first_move_passes_one_seat_on_from_game_to_game() -> None:
 
 
 def test_a_tier_reward_pays_the_winner_and_the_house_keeps_the_rest() -> None:
-    # The Rummy test above, at a Tundra table: three stakes of 20, a reward of 25.
-    hands = (
-        "AS 2S 3S 4S 5H 6H 7H 8H 9D 10D JD QC QH QS KC",
-        "2C 3C 5D 7D 9S 10H JH KH AC 4H 6C 8S 3D 5S",
-        "2H 4C 6S 8C 10C QD AD 3H 5C 7S 9H JC KD 9C",
-    )
-    t = table(hands, "2D 4D 6D 8D 10S", stake=20, reward=25)
-    t.play(
-        """
-        p1 discard KC
-        p2 draw closed
-        p2 discard 2D
-        p3 draw closed
-        p3 discard 4D
-        p1 draw closed
-        p1 open AS 2S 3S 4S | 5H 6H 7H 8H | 9D 10D JD | QC QH QS
-        p1 discard 6D
-        """
-    )
+    # Three players at Tundra's stake and reward: the two losers' stakes of 20 pay the winner's
+    # reward of 25 (their own stake was never paid in), the house keeps 15.
+    t = rummy_game(stake=20, reward=25)
     result = t.game.result
     assert result is not None
     paid = {posting.account: posting.amount for posting in result.postings}

@@ -121,6 +121,22 @@ def roll_season(
             .values(league=bindparam("to")),
             [{"who": o.account_id, "to": o.to} for o in changed],
         )
+        # Games of the new season that ended before this ran (a rollover runs a little after
+        # midnight) went to the old league's board: they belong to the new league's.
+        conn.execute(
+            update(_LINES)
+            .where(_LINES.c.board == bindparam("old"), _LINES.c.account_id == bindparam("who"))
+            .values(board=bindparam("new")),
+            [
+                {
+                    "who": o.account_id,
+                    "old": leagues.league_board(season + 1, o.league),
+                    "new": leagues.league_board(season + 1, o.to),
+                }
+                for o in changed
+                if o.to is not None
+            ],
+        )
     gone = [o.account_id for o in outcomes if o.to is None]
     for start in range(0, len(gone), 500):
         conn.execute(delete(_PLAYERS).where(_PLAYERS.c.account_id.in_(gone[start : start + 500])))

@@ -513,7 +513,7 @@ async def league(
             raise RoomError(error.code, str(error), 400) from error
         mine = None if account is None else await boards.line(session, board, account.id)
     full = len(lines) == max(1, min(boards.PAGE_MAX, limit))
-    rules = leagues.RULES
+    rules = _settings(request).league_rules
     return {
         "season": season,
         "ends_at": leagues.season_start_ms(season + 1),

@@ -129,18 +129,18 @@ def _purge_sessions_periodically(db: Database, clock: Clock, every_ms: int) -> _
     return _Periodic(clock, every_ms, purge)
 
 
-def _roll_seasons_periodically(db: Database, clock: Clock, every_ms: int) -> _Periodic:
+def _roll_seasons_periodically(db: Database, clock: Clock, settings: Settings) -> _Periodic:
     """Settle the league seasons that have ended (economy/rollover.py: once, whichever server
     process gets there first)."""
 
     async def roll() -> None:
-        for rolled in await rollover.roll_ended(db, clock.now()):
+        for rolled in await rollover.roll_ended(db, clock.now(), settings.league_rules):
             log.info(
                 "league season %d settled: %d players, %s, %d gold in prizes",
                 rolled.season, rolled.players, rolled.moved, rolled.prizes,
             )  # fmt: skip
 
-    return _Periodic(clock, every_ms, roll)
+    return _Periodic(clock, settings.league_check_ms, roll)
 
 
 def create_app(
@@ -160,7 +160,7 @@ def create_app(
         app.state.admin_token = admin_token(settings.data_dir)
         await hub.start()
         purging = _purge_sessions_periodically(db, clock, settings.session_purge_ms)
-        rolling = _roll_seasons_periodically(db, clock, settings.league_check_ms)
+        rolling = _roll_seasons_periodically(db, clock, settings)
         _dump_tasks_on_signal()
         try:
             yield

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from rummyhall.economy.leagues import RULES, LeagueRules
+
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 """The names of this machine that are always served."""
 
@@ -81,6 +83,8 @@ class Settings:
     """How often expired login sessions are deleted."""
     league_check_ms: int = 60_000
     """How often the server looks for a league season that has ended and settles it."""
+    league_rules: LeagueRules = RULES
+    """How the leagues promote and relegate (docs/rules/room.md has the defaults)."""
     tables_per_account: int = 3
     """How many open tables one account may have opened (POST /api/tables) at a time: without a
     limit one guest could fill the server with tables (too_many_tables beyond it)."""
