@@ -40,6 +40,7 @@ from rummyhall.melds.suits import (
     Witness,
     combine_table,
     melds,
+    pure_count,
     pure_tables,
 )
 from rummyhall.melds.suits import count as count_at
@@ -388,14 +389,6 @@ def _combine_pair(
     return sorted(best.values(), key=lambda e: e[:5])
 
 
-def _lays_pure(vec: int, triple: bool) -> bool:
-    """Whether the packed suit ``vec`` (aces at position 1) can lay a pure sequence: three
-    cards in a row (the ace low or high), or three identical cards where that is a tunnela."""
-    held = (vec | vec >> 1) & LOW_BITS
-    held |= (held & 1) << 26
-    return bool(held & held >> 2 & held >> 4) or (triple and bool(vec & vec >> 1 & LOW_BITS))
-
-
 _MET_WITH: dict[tuple[str, int], tuple[tuple[bool, ...], ...]] = {}
 
 
@@ -451,9 +444,11 @@ class _SetSearch:
     A branch and bound: the ranks where a set is possible are decided one by one, and each leaf
     joins the four suits' tables (two pairs of suits, then the pairs, cheapest first), stopping as
     soon as nothing left can beat the best found so far (at first the score with the requirement
-    missed, or the cap). Leaves are visited best first, by a bound from the walk that costs
-    nothing, refined once a leaf comes first (:meth:`_refine`): most leaves fall there, before
-    their suits' tables are even built (a leaf whose sets break every pure sequence) or joined."""
+    missed, or the cap). The walk drops every set choice that leaves the suits too few pure
+    sequences for the requirement (:func:`suits.pure_count`, cheap where a suit's table is
+    not): in a hand that can just meet it, most choices do. Leaves are visited best first, by
+    a bound from the walk that costs nothing, refined once a leaf comes first
+    (:meth:`_refine`): many leaves fall there, before their suits' tables are joined."""
 
     def __init__(
         self,
@@ -479,9 +474,10 @@ class _SetSearch:
         # Penalties at or above the cap all score the cap, so the cap bounds the search too.
         self.limit = min(incumbent, profile.cap)
         self.tables = SuitTables(rules, wild_total, discard_mode, JOKER_BOUND)
-        self.pure = pure_tables(rules.triple, discard_mode)
         # Pure sequences the suits must lay themselves (sets and jokers never make one).
         self.need_pure = profile.min_pure_sequences - tunnelas
+        # While walking: how many each suit can lay of what the sets left it.
+        self.laid = [pure_count(vec, rules.triple) for vec in suits]
         self.base = [self.tables.table(suits[s], wild_masks[s]) for s in range(4)]
         self.current = list(suits)  # while walking: the suits less the cards sets took
         self.taken = [0, 0, 0, 0]  # while walking: points of each suit's cards sets took
@@ -532,7 +528,7 @@ class _SetSearch:
             _, chosen, jokers, extra, current = leaf
             if tabs is _UNREFINED:
                 refined = self._refine(jokers, current)
-                if refined is None or self._hopeless(refined[0]):
+                if self._hopeless(refined[0]):
                     heappop(queue)
                 else:
                     heapreplace(queue, (max(bound, refined[0]), i, refined[1], leaf))
@@ -541,24 +537,13 @@ class _SetSearch:
             self._leaf(chosen, jokers, extra, current, tabs)
         return self.best
 
-    def _refine(self, set_jokers: int, current: Sequence[int]) -> tuple[int, _Tables] | None:
+    def _refine(self, set_jokers: int, current: Sequence[int]) -> tuple[int, _Tables]:
         """A lower bound on what the leaf whose sets took ``set_jokers`` jokers and left the
-        suits ``current`` scores with the requirement met, and the suits' tables; None if the
-        suits cannot lay the pure sequences the requirement needs. The bound lets every suit
-        take its cheapest option (within the jokers left) on its own, except that one suit
-        must hold a pure sequence and at most one the discard."""
+        suits ``current`` scores with the requirement met, and the suits' tables. The bound
+        lets every suit take its cheapest option (within the jokers left) on its own, except
+        that one suit must hold a pure sequence and at most one the discard."""
         wild_masks = self.wild_masks
         need = self.need_pure > 0
-        if need:
-            if self.need_pure == 1:
-                # One pure sequence: three naturals in a row (or identical, for a tunnela).
-                if not any(_lays_pure(vec, self.rules.triple) for vec in current):
-                    return None
-            else:
-                pure = self.pure
-                laid = sum(pure.table(current[s], wild_masks[s])[4] for s in range(4))
-                if laid < self.need_pure:
-                    return None
         table = self.tables.table
         tabs = (
             table(current[0], wild_masks[0]),
@@ -759,13 +744,15 @@ class _SetSearch:
                 if limit == 0:
                     # Only a declaration can improve on 0: look at once, stop at the first.
                     refined = self._refine(jokers, current)
-                    if refined is not None and not self._hopeless(refined[0]):
+                    if not self._hopeless(refined[0]):
                         self._leaf(chosen, jokers, extra, current, refined[1])
                 else:
                     leaves.append((bound, chosen, jokers, extra, tuple(current)))
             return
         r, moves = self.set_ranks[i]
         room = self.wild_total - jokers
+        laid, need, triple = self.laid, self.need_pure, self.rules.triple
+        laid_here = tuple(laid)
         # Looking for a declaration (nothing else beats 0), bigger sets first: a declaration
         # melds every card.
         for choice, take, points in reversed(moves) if limit == 0 else moves:
@@ -777,17 +764,22 @@ class _SetSearch:
             for s, cards, lost in take:
                 current[s] -= cards
                 taken[s] += lost
-            self._walk(
-                i + 1,
-                (*chosen, (r, choice)),
-                jokers + choice.jokers,
-                _add_extras(extra, choice.extra),
-                taken_total + points,
-                leaves,
-            )
+                laid[s] = pure_count(current[s], triple)
+            # Taking cards never lays more pure sequences: below sets that leave too few for
+            # the requirement, no leaf meets it.
+            if laid[0] + laid[1] + laid[2] + laid[3] >= need:
+                self._walk(
+                    i + 1,
+                    (*chosen, (r, choice)),
+                    jokers + choice.jokers,
+                    _add_extras(extra, choice.extra),
+                    taken_total + points,
+                    leaves,
+                )
             for s, cards, lost in take:
                 current[s] += cards
                 taken[s] -= lost
+            laid[:] = laid_here
 
 
 def _build_unmet(

@@ -533,3 +533,75 @@ def pure_tables(triple: bool, discard: bool) -> PureTables:
     if found is None:
         found = _PURE[(triple, discard)] = PureTables(triple, discard)
     return found
+
+
+_PURE_COUNTS: dict[int, int] = {}
+_RUNS: dict[int, int] = {}
+_MEMO_LIMIT: Final = 200_000
+
+
+def pure_count(ranks: int, triple: bool) -> int:
+    """The most pure sequences (tunnelas too, if ``triple``) the packed suit ``ranks`` can lay at
+    once, capped at 4: the last field of :meth:`PureTables.table`, without building the table
+    (the set search asks this of many suits it then drops). Memoised (bounded)."""
+    key = ranks << 1 | triple
+    found = _PURE_COUNTS.get(key)
+    if found is not None:
+        return found
+    found = _melds_apart(ranks, triple)
+    aces = ranks & 3
+    # Played high, an ace melds nothing it could not played low, unless there is a king.
+    if aces and ranks >> 24 & 3:
+        for high in range(1, aces + 1):
+            found = max(found, _melds_apart(ranks - high + (high << 26), triple))
+    found = min(4, found)
+    if len(_PURE_COUNTS) >= _MEMO_LIMIT:
+        _PURE_COUNTS.clear()
+    _PURE_COUNTS[key] = found
+    return found
+
+
+def _melds_apart(vec: int, triple: bool) -> int:
+    """The most pure melds of the packed positions ``vec``: the sum over its stretches of
+    held positions, which no meld crosses."""
+    total = 0
+    while vec:
+        vec >>= (vec & -vec).bit_length() - 1 & ~1
+        n = 1
+        while vec >> 2 * n & 3:
+            n += 1
+        stretch = vec & (1 << 2 * n) - 1
+        vec >>= 2 * n
+        if n >= 3:
+            total += _runs(stretch, n, triple)
+        elif triple:
+            total += (stretch & 3 == 3) + (stretch >> 2 == 3)
+    return total
+
+
+def _runs(stretch: int, n: int, triple: bool) -> int:
+    """The most pure melds of ``n`` held positions in a row: runs of three (longer ones make no
+    more) and tunnelas, by a walk that tracks the runs still waiting for cards. Memoised."""
+    key = stretch << 1 | triple
+    found = _RUNS.get(key)
+    if found is not None:
+        return found
+    # (runs that need this position and the next, runs that need this one) -> most melds.
+    states = {(0, 0): 0}
+    for p in range(n):
+        held = stretch >> 2 * p & 3
+        after: dict[tuple[int, int], int] = {}
+        for (x, y), laid in states.items():
+            free = held - x - y
+            if free < 0:
+                continue
+            for k in range(free + 1 if p + 2 < n else 1):
+                got = laid + k + int(triple and free - k == 3)
+                if after.get((k, x), -1) < got:
+                    after[(k, x)] = got
+        states = after
+    found = max(states.values())
+    if len(_RUNS) >= _MEMO_LIMIT:
+        _RUNS.clear()
+    _RUNS[key] = found
+    return found
