@@ -20,7 +20,8 @@ import rummyhall
 import rummyhall.games
 from rummyhall import catalog
 from rummyhall.catalog import GamePlugin, UnknownGame
-from rummyhall.economy.rooms import Room
+from rummyhall.economy.ledger import CHIPS, GOLD, PRACTICE
+from rummyhall.economy.rooms import Room, Rooms, gold, with_gold_twins
 from rummyhall.games.protocol import Game, game_class
 from rummyhall.games.text import GameText
 from rummyhall.sim import Tally
@@ -59,11 +60,47 @@ def test_an_unknown_game_is_named_with_the_known_ones() -> None:
 
 
 def test_rooms_come_from_the_games_in_lobby_order() -> None:
+    """Each game's rooms, then the gold twins of its silver rooms: made here, once for all."""
     rooms = catalog.rooms()
-    assert rooms == tuple(room for plugin in catalog.games() for room in plugin.rooms)
+    assert rooms == tuple(
+        room
+        for plugin in catalog.games()
+        for room in (
+            *plugin.rooms,
+            *(gold(room) for room in plugin.rooms if room.currency == CHIPS.key),
+        )
+    )
     assert len({room.key for room in rooms}) == len(rooms)
+    for plugin in catalog.games():
+        assert all(room.currency != GOLD.key for room in plugin.rooms)  # the catalog adds them
     assert [room.key for room in rooms][:1] == ["indian13-classic-points-1-2p"]
     assert catalog.default() is catalog.games()[0]
+
+
+def test_every_silver_room_has_a_gold_twin() -> None:
+    """The same game, stakes, seats and tier (lock, clover multiplier, ladder) with gold chips;
+    practice rooms and gold rooms have no twin."""
+    rooms = Rooms(catalog.rooms())
+    silver = [room for room in rooms if room.currency == CHIPS.key]
+    assert silver
+    for room in silver:
+        twin = rooms.gold_of(room)
+        assert twin is not None and twin == gold(room)
+        assert twin.key == f"gold-{room.key}" and twin.chips is GOLD
+        assert (twin.game, twin.config, twin.seats, twin.buy_in, twin.min_stack, twin.tier) == (
+            room.game, room.config, room.seats, room.buy_in, room.min_stack, room.tier,
+        )  # fmt: skip
+        assert twin.ladder and twin.multiplier_tenths == room.multiplier_tenths
+        assert rooms.gold_of(twin) is None
+    for room in rooms:
+        if room.currency == PRACTICE.key:
+            assert rooms.gold_of(room) is None
+            with pytest.raises(ValueError, match="only silver rooms"):
+                gold(room)
+    # A twin a game lists itself is not made twice; a set of rooms without the twin has none.
+    one = silver[0]
+    assert with_gold_twins([one, gold(one)]) == (one, gold(one))
+    assert Rooms((one,)).gold_of(one) is None
 
 
 def test_the_engine_says_how_its_games_follow_each_other_at_a_table() -> None:

@@ -11,7 +11,8 @@ instead:
 
 * :func:`games`: every plugin, in lobby order (:attr:`GamePlugin.order`, then name);
 * :func:`get`: one by name (:class:`UnknownGame`, a ValueError naming the known games, if none);
-* :func:`rooms`: every game's rooms, in lobby order (the server builds ``Rooms(rooms())``);
+* :func:`rooms`: every game's rooms with the gold twins of its silver rooms, in lobby order (the
+  server builds ``Rooms(rooms())``);
 * :func:`default`: the game a command runs when none is named (the first in lobby order).
 
 Layers (DESIGN.md): the catalog sits above ``games``, ``bots`` and ``economy`` (a plugin names an
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO, cast
 
 import rummyhall.games
 from rummyhall.bots import Bot
-from rummyhall.economy.rooms import Room
+from rummyhall.economy.rooms import Room, with_gold_twins
 from rummyhall.games.protocol import Game
 
 if TYPE_CHECKING:
@@ -105,7 +106,8 @@ class GamePlugin:
     bot: MakeBot
     """A new bot for the game, from a seed."""
     rooms: tuple[Room, ...]
-    """The game's rooms in a fresh install's lobby, in lobby order."""
+    """The game's rooms in a fresh install's lobby, in lobby order: its silver and practice rooms
+    (the catalog adds a gold twin of every silver room: :func:`rooms`)."""
     terminal: str
     """``"module:function"``: the game's terminal table for ``rummyhall play`` (a
     :data:`PlayEntry`)."""
@@ -215,5 +217,7 @@ def default() -> GamePlugin:
 
 
 def rooms() -> tuple[Room, ...]:
-    """The rooms of a fresh install's lobby: every game's, in lobby order."""
-    return tuple(room for plugin in games() for room in plugin.rooms)
+    """The rooms of a fresh install's lobby: every game's, in lobby order, each game's followed by
+    the gold twins of its silver rooms (:func:`~rummyhall.economy.rooms.with_gold_twins`: a game
+    lists only its silver and practice rooms)."""
+    return tuple(room for plugin in games() for room in with_gold_twins(plugin.rooms))

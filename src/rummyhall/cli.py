@@ -777,6 +777,14 @@ def _add_server_commands(sub: Any) -> None:
     grant.add_argument("name")
     grant.add_argument("amount", type=int)
     grant.add_argument("--reason", default="grant")
+    grant.add_argument("--gold", action="store_true", help="gold chips instead of silver")
+    purchase = admin.add_parser(
+        "purchase", help="record a shop's order of gold chips (minted once per order id)"
+    )
+    purchase.add_argument("order", help="the shop's order id (1-64 of A-Z a-z 0-9 _ . : -)")
+    purchase.add_argument("name")
+    purchase.add_argument("gold", type=int)
+    purchase.add_argument("--reason", default="purchase")
     admin.add_parser("tables", help="list the live tables")
     void = admin.add_parser("void", help="end a stuck game; its pot goes back to who paid it")
     void.add_argument("table", type=int)

@@ -1,6 +1,6 @@
 """The web client's front door in a real browser: sign-in, the lobby, quick-seat, private tables
-and invites, spectators, the top bar's chips (real and practice), guests and the rooms for real
-chips, reconnecting; screenshots of each screen."""
+and invites, spectators, the top bar's chips (real, gold and practice), guests and the rooms for
+real chips, gold tables, reconnecting; screenshots of each screen."""
 
 from __future__ import annotations
 
@@ -143,6 +143,9 @@ def test_lobby_shows_every_room(
             expect(page.get_by_test_id(f"rooms-{game}-{kind}")).to_be_visible()
     for room in rooms["rooms"]:
         card = page.get_by_test_id(f"room-{room['key']}")
+        if room["currency"] == "gold":  # a gold twin: its silver room's quick seat goes there
+            expect(card).to_have_count(0)
+            continue
         expect(card).to_have_attribute("data-currency", room["currency"])
         # the stake, named for what it is (entry fee, point value, boot), apart from the buy-in
         expect(page.get_by_test_id(f"fact-cost-{room['key']}")).not_to_be_empty()
@@ -186,7 +189,9 @@ def test_a_guest_sees_that_real_chips_need_an_account(
     rooms = page_api(page, "GET", "/api/rooms")["body"]["rooms"]
     for room in rooms:
         key = room["key"]
-        if room["currency"] == "practice":
+        if room["currency"] == "gold":
+            expect(page.get_by_test_id(f"room-{key}")).to_have_count(0)
+        elif room["currency"] == "practice":
             expect(page.get_by_test_id(f"quick-seat-{key}")).to_be_enabled()
             expect(page.get_by_test_id(f"needs-account-{key}")).to_have_count(0)
         else:
@@ -265,6 +270,65 @@ def test_practice_chips_are_refilled_when_low(
     expect(pill).to_have_attribute("data-chips", "10000")
     expect(page.get_by_test_id("practice-refill")).to_have_count(0)
     assert wallet(page, "practice") == 10_000 and wallet(page) == 0
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def _silver_for_gold(database_url: str, account_id: int, *, silver_left: int, gold: int) -> None:
+    """A player's silver spent down to ``silver_left`` (to the house) and ``gold`` gold chips
+    minted for them, written to the server's database from here (as above)."""
+
+    async def move() -> None:
+        db = await Database.open(database_url, migrate=False)
+        try:
+            async with db.transaction() as session:
+                wallet = ledger.CHIPS.wallet(account_id)
+                spent = await ledger.balance(session, wallet) - silver_left
+                await ledger.transfer(
+                    session, f"spent:{account_id}", [(wallet, -spent), (ledger.HOUSE, spent)],
+                    kind="test",
+                )  # fmt: skip
+                await ledger.transfer(
+                    session, f"gold:{account_id}",
+                    [(ledger.GOLD.mint, -gold), (ledger.GOLD.wallet(account_id), gold)],
+                    kind="test",
+                )  # fmt: skip
+        finally:
+            await db.close()
+
+    thread = threading.Thread(target=lambda: asyncio.run(move()))
+    thread.start()
+    thread.join()
+
+
+def test_a_player_short_of_silver_plays_gold(
+    page: Page,
+    sign_up: Callable[..., None],
+    page_api: Callable[..., Any],
+    wallet: Callable[..., int],
+    server: Any,
+) -> None:
+    """The lobby shows the silver rooms only; a player with gold reads that a room plays gold
+    when their silver runs short, and its quick seat takes them to a gold table once it has."""
+    sign_up(page, "goldie")
+    expect(page.get_by_test_id("gold-chips")).to_have_attribute("data-chips", "0")
+    expect(page.get_by_test_id(f"quick-seat-{REAL_ROOM}")).to_be_enabled()
+    expect(page.get_by_test_id(f"gold-note-{REAL_ROOM}")).to_have_count(0)  # no gold yet
+    me = page_api(page, "GET", "/api/me")["body"]
+    _silver_for_gold(server.database_url, int(me["id"]), silver_left=50, gold=500)
+    page.reload()
+    expect(page.get_by_test_id("gold-chips")).to_have_attribute("data-chips", "500")
+    expect(page.get_by_test_id(f"gold-note-{REAL_ROOM}")).to_contain_text(
+        "Plays gold when your silver runs short"
+    )
+    expect(page.get_by_test_id(f"room-gold-{REAL_ROOM}")).to_have_count(0)
+    page.get_by_test_id(f"quick-seat-{REAL_ROOM}").click()
+    expect(page.get_by_test_id("table")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-currency", "gold")
+    me = page_api(page, "GET", "/api/me")["body"]
+    assert [(t["room"], t["currency"]) for t in me["tables"]] == [(f"gold-{REAL_ROOM}", "gold")]
+    assert (wallet(page), wallet(page, "gold")) == (50, 500 - 160)
+    expect(page.get_by_test_id("gold-chips")).to_have_attribute("data-chips", "340")
+    page_api(page, "POST", f"/api/tables/{me['tables'][0]['table']}/leave")
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 

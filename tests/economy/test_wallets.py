@@ -9,7 +9,7 @@ import pytest
 
 from rummyhall.economy import ledger, wallets
 from rummyhall.economy.audit import audit
-from rummyhall.economy.ledger import CHIPS, PRACTICE
+from rummyhall.economy.ledger import CHIPS, GOLD, PRACTICE
 from rummyhall.economy.wallets import WalletError
 from rummyhall.store import accounts
 from rummyhall.store.database import Database
@@ -132,3 +132,41 @@ async def test_concurrent_refills_refill_once(db: Database) -> None:
     assert sorted(results) == ["ok"] + ["refill_not_needed"] * 4
     async with db.read() as session:
         assert await ledger.balance(session, PRACTICE.wallet(guest.id)) == wallets.PRACTICE_CHIPS
+
+
+async def test_a_purchase_is_minted_once_per_order(db: Database) -> None:
+    async with db.transaction() as session:
+        asha = await accounts.register(session, "asha", "long password")
+        ravi = await accounts.register(session, "ravi", "long password")
+        guest = await accounts.create_guest(session)
+        first = await wallets.purchase(session, asha, "order-1", 300, reason="pack")
+        assert first == wallets.Purchase("order-1", asha.id, 300, False, 300)
+        # The shop's retry: nothing more, the same purchase.
+        again = await wallets.purchase(session, asha, "order-1", 300)
+        assert again == wallets.Purchase("order-1", asha.id, 300, True, 300)
+        for account, gold in ((ravi, 300), (asha, 299)):
+            with pytest.raises(WalletError) as caught:
+                await wallets.purchase(session, account, "order-1", gold)
+            assert caught.value.code == "order_conflict"
+        with pytest.raises(WalletError) as caught:
+            await wallets.purchase(session, guest, "order-2", 5)
+        assert caught.value.code == "practice_only"
+        # A key of another kind that happens to be free of purchases is not one of them.
+        await ledger.transfer(
+            session, "purchase:forged", [(GOLD.mint, -1), (GOLD.wallet(ravi.id), 1)], kind="grant"
+        )
+        with pytest.raises(WalletError):
+            await wallets.purchase(session, ravi, "forged", 1)
+        for order, gold in (("", 5), ("a b", 5), ("x" * 65, 5), ("ok", 0), ("ok", 1_000_001)):
+            with pytest.raises(ValueError):
+                await wallets.purchase(session, asha, order, gold)
+    async with db.read() as session:
+        assert await ledger.balance(session, GOLD.wallet(asha.id)) == 300
+        written = await ledger.written(session, "purchase:order-1")
+        assert written is not None and written.kind == "purchase"
+        memo = {"account": asha.id, "order": "order-1", "gold": 300, "reason": "pack"}
+        assert written.memo == memo
+        assert await ledger.written(session, "purchase:nothing") is None
+        report = await audit(session)
+    assert report.ok, report.problems
+    assert report.currencies["gold"].minted == 301

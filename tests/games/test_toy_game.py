@@ -308,9 +308,10 @@ def test_the_catalog_finds_it_and_forgets_it(tmp_path: Path) -> None:
     with installed(tmp_path, NAME, f"from {__name__} import PLUGIN  # noqa: F401\n"):
         assert catalog.names()[-1] == NAME
         assert catalog.get(NAME).engine is HighCard
-        assert [room.key for room in catalog.rooms()][-2:] == [
+        assert [room.key for room in catalog.rooms()][-3:] == [
             "highcard-1-2p",
             "practice-highcard-1-2p",
+            "gold-highcard-1-2p",
         ]
     assert NAME not in catalog.names()
 

@@ -186,7 +186,14 @@ async def test_lobby_private_tables_and_seats(server: Running) -> None:
         lobby = await one.request("GET", "/api/rooms")
         rooms = lobby["rooms"]
         assert {"indian13", "patti"} <= {room["game"] for room in rooms}
-        assert {room["currency"] for room in rooms} == {"chips", "practice"}
+        assert {room["currency"] for room in rooms} == {"chips", "practice", "gold"}
+        # Every silver room has its gold twin: the same room, played with gold chips.
+        by_key = {room["key"]: room for room in rooms}
+        for room in rooms:
+            if room["currency"] == "chips":
+                twin = by_key[f"gold-{room['key']}"]
+                assert twin == {**room, "key": f"gold-{room['key']}", "currency": "gold"}
+        assert lobby["currencies"]["gold"] == {"label": "gold chips", "real": True}
         assert lobby["currencies"]["practice"] == {"label": "practice chips", "real": False}
         created = await one.request(
             "POST",
@@ -408,7 +415,11 @@ async def test_admin_calls_need_the_token(server: Running) -> None:
                 json={"name": "ravi", "amount": 500},
                 headers={"Authorization": f"Bearer {token}"},
             )
-            assert granted.json() == {"name": "ravi", "chips": me["chips"] + 500}
+            assert granted.json() == {
+                "name": "ravi",
+                "currency": "chips",
+                "chips": me["chips"] + 500,
+            }
     await settle(server.hub, lambda hub: True)
 
 

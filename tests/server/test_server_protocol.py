@@ -413,6 +413,19 @@ async def _unknown_account(kit: Kit) -> Seen:
         return await _raw(http.post("/api/admin/grant", json=body))
 
 
+async def _order_conflict(kit: Kit) -> Seen:
+    """An order id paid to one account, then reported for another."""
+    names = ["buyer-1", "buyer-2"]
+    for name in names:
+        client = RoomClient(kit.server.url)
+        kit.opened.append(client)
+        await client.register(name, "long enough")
+    async with httpx.AsyncClient(base_url=kit.server.url, headers=_admin_headers(kit)) as http:
+        body = {"order_id": "order-7", "name": names[0], "gold": 5}
+        assert (await http.post("/api/admin/purchase", json=body)).status_code == 200
+        return await _raw(http.post("/api/admin/purchase", json={**body, "name": names[1]}))
+
+
 async def _forbidden(kit: Kit) -> Seen:
     async with httpx.AsyncClient(base_url=kit.server.url) as http:
         return await _raw(http.get("/api/admin/tables"))
@@ -583,6 +596,7 @@ PROVOKE: dict[str | int, Callable[[Kit], Coroutine[Any, Any, Seen]]] = {
     "unknown_invite": _unknown_invite,
     "unknown_hand": _unknown_hand,
     "unknown_account": _unknown_account,
+    "order_conflict": _order_conflict,
     "forbidden": _forbidden,
     "already_seated": _already_seated,
     "seated_elsewhere": _seated_elsewhere,

@@ -418,6 +418,27 @@ async def transaction_exists(session: AsyncSession, key: str) -> bool:
     return await session.run_sync(lambda sync: _transaction_exists(sync.connection(), key))
 
 
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A transaction as written: its kind and its memo (for callers that must tell a retry of a
+    movement from another movement that reused its key)."""
+
+    kind: str
+    memo: Mapping[str, Any]
+
+
+async def written(session: AsyncSession, key: str) -> Written | None:
+    """The transaction with this idempotency key, or None if there is none."""
+
+    def read(conn: Connection) -> Written | None:
+        row = conn.execute(
+            select(_TRANSACTIONS.c.kind, _TRANSACTIONS.c.memo).where(_TRANSACTIONS.c.key == key)
+        ).first()
+        return None if row is None else Written(str(row.kind), dict(row.memo or {}))
+
+    return await session.run_sync(lambda sync: read(sync.connection()))
+
+
 def _transaction_exists(conn: Connection, key: str) -> bool:
     found = conn.scalar(select(_TRANSACTIONS.c.id).where(_TRANSACTIONS.c.key == key))
     return found is not None

@@ -10,19 +10,25 @@ server builds each game's engine config from the room and the game's number at t
 <rummyhall.games.protocol.Game.table_config>`), so consecutive games carry the stacks over and
 rotate the first player where the game asks for it.
 
-A room plays with one currency (:class:`~rummyhall.economy.ledger.Currency`): real chips, or
-practice chips in the practice rooms, which anyone may play (guests only there). Every table of a
-room moves chips between the wallets of that currency and no other.
+A room plays with one currency (:class:`~rummyhall.economy.ledger.Currency`): real chips (silver),
+practice chips in the practice rooms, which anyone may play (guests only there), or gold chips in
+the gold twins of the silver rooms (:func:`gold`). Every table of a room moves chips between the
+wallets of that currency and no other.
+
+Every room of silver chips has a gold twin, made here once for every game
+(:func:`with_gold_twins`, which the catalog applies to each game's rooms): a player sits at the
+silver tables of a room while their silver covers its minimum stack and at its gold tables once it
+does not (docs/rules/room.md, "Our decisions on winnings"; the server's quick seat chooses).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rummyhall.economy import ledger, tiers
-from rummyhall.economy.ledger import CHIPS, PRACTICE, Currency
+from rummyhall.economy.ledger import CHIPS, GOLD, PRACTICE, Currency
 from rummyhall.games.protocol import game_class
 
 JSON = dict[str, Any]
@@ -108,6 +114,29 @@ def practice(room: Room) -> Room:
     return replace(room, key=f"practice-{room.key}", currency=PRACTICE.key, tier=None)
 
 
+GOLD_PREFIX = "gold-"
+"""The start of a gold twin's key: ``gold-<the silver room's key>``."""
+
+
+def gold(room: Room) -> Room:
+    """The gold twin of a room of silver chips: the same game at the same stakes, in the same
+    tier (the same lock and clover multiplier; its games count on the ladder like the silver
+    room's), played with gold chips; its key is the room's with ``gold-`` in front. ValueError
+    for a room of another currency (only silver rooms have a gold twin)."""
+    if room.currency != CHIPS.key:
+        raise ValueError(f"room {room.key!r} plays {room.currency}: only silver rooms have a twin")
+    return replace(room, key=f"{GOLD_PREFIX}{room.key}", currency=GOLD.key)
+
+
+def with_gold_twins(rooms: Iterable[Room]) -> tuple[Room, ...]:
+    """``rooms``, then the gold twin of each of their silver rooms (in the same order), but for a
+    twin that ``rooms`` already holds."""
+    given = tuple(rooms)
+    keys = {room.key for room in given}
+    twins = (gold(room) for room in given if room.currency == CHIPS.key)
+    return (*given, *(twin for twin in twins if twin.key not in keys))
+
+
 class Rooms:
     """The rooms on offer, by key, in lobby order."""
 
@@ -124,6 +153,14 @@ class Rooms:
 
     def get(self, key: str) -> Room | None:
         return self._rooms.get(key)
+
+    def gold_of(self, room: Room) -> Room | None:
+        """The gold twin of a silver room, if it is on offer (None for a room of any other
+        currency, or without its twin)."""
+        if room.currency != CHIPS.key:
+            return None
+        twin = self._rooms.get(GOLD_PREFIX + room.key)
+        return twin if twin is not None and twin.currency == GOLD.key else None
 
     def games(self) -> list[str]:
         return list(dict.fromkeys(room.game for room in self._rooms.values()))

@@ -20,12 +20,15 @@ decides what they hold.
 
 from __future__ import annotations
 
+import re
 import uuid
+from dataclasses import dataclass
+from typing import Final
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
-from rummyhall.economy.ledger import CHIPS, CURRENCIES, PRACTICE, Currency
+from rummyhall.economy.ledger import CHIPS, CURRENCIES, GOLD, PRACTICE, Currency
 from rummyhall.store.accounts import Account
 
 STARTING_CHIPS = 10_000
@@ -37,9 +40,17 @@ PRACTICE_REFILL_BELOW = 2_000
 largest buy-in of the practice rooms, so whoever cannot sit at every practice room may refill."""
 
 
+ORDER_ID: Final = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+"""A purchase's order id, as the shop names it (the ledger key is ``purchase:<order id>``)."""
+PURCHASE_MAX: Final = 1_000_000
+"""The most gold one purchase mints."""
+PURCHASE_KIND: Final = "purchase"
+
+
 class WalletError(Exception):
     """A refused wallet operation; ``code`` is stable for clients: ``practice_only`` (a guest and
-    real chips), ``refill_not_needed`` (practice chips are not low)."""
+    real chips), ``refill_not_needed`` (practice chips are not low), ``order_conflict`` (a
+    purchase's order id already paid another account or amount)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -97,6 +108,55 @@ async def grant(
         {"reason": reason},
     )  # fmt: skip
     return await ledger.balance(session, currency.wallet(account.id))
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    """A purchase of gold as recorded: ``duplicate`` when the order had been paid before (nothing
+    was minted this time); ``balance`` is the gold wallet now."""
+
+    order_id: str
+    account_id: int
+    gold: int
+    duplicate: bool
+    balance: int
+
+
+async def purchase(
+    session: AsyncSession, account: Account, order_id: str, gold: int, *, reason: str | None = None
+) -> Purchase:
+    """Mint ``gold`` gold chips into the account's gold wallet for the shop's order ``order_id``,
+    once: the ledger key is ``purchase:<order_id>``, so the same order again (a shop's retry)
+    mints nothing and answers the same purchase, ``duplicate``. The memo keeps the account and
+    the amount, so that an order id reused for another account or amount is refused
+    (WalletError ``order_conflict``); a guest gets none (``practice_only``). ValueError for an
+    order id or an amount out of range (the caller checks them first)."""
+    if not ORDER_ID.fullmatch(order_id):
+        raise ValueError(f"bad order id {order_id!r}")
+    if isinstance(gold, bool) or not 1 <= gold <= PURCHASE_MAX:
+        raise ValueError(f"a purchase is 1 to {PURCHASE_MAX} gold chips, not {gold!r}")
+    check_may_hold(account, GOLD)
+    key = f"purchase:{order_id}"
+    memo = {"order": order_id, "gold": gold, "reason": reason}
+    paid = await ledger.transfer(
+        session, key, [(GOLD.mint, -gold), (GOLD.wallet(account.id), gold)],
+        kind=PURCHASE_KIND, memo={"account": account.id, **memo},
+    )  # fmt: skip
+    if not paid:
+        before = await ledger.written(session, key)
+        same = (
+            before is not None
+            and before.kind == PURCHASE_KIND
+            and before.memo.get("account") == account.id
+            and before.memo.get("gold") == gold
+        )
+        if not same:
+            raise WalletError(
+                "order_conflict",
+                f"order {order_id!r} was paid already, to another account or for another amount",
+            )
+    balance = await ledger.balance(session, GOLD.wallet(account.id))
+    return Purchase(order_id, account.id, gold, not paid, balance)
 
 
 async def balances(session: AsyncSession, account: Account) -> dict[str, int]:

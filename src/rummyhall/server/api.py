@@ -49,6 +49,7 @@ from rummyhall.server.wire import (
     Grant,
     NewTable,
     PasswordChange,
+    Purchase,
     QuickSeat,
     Registration,
     SitRequest,
@@ -894,19 +895,51 @@ def check_admin(token: str, authorization: str | None) -> None:
 Admin = Annotated[None, Depends(_admin)]
 
 
+async def _named_account(session: AsyncSession, name: str) -> Account:
+    account = await store_accounts.find_account(session, name)
+    if account is None:
+        raise RoomError("unknown_account", f"there is no account {name!r}", 404)
+    return account
+
+
 @router.post("/admin/grant")
 async def admin_grant(body: Grant, _: Admin, request: Request) -> JSON:
-    """Give a player chips (minted; the stand-in for a purchase). Not to a guest, which holds
-    practice chips only (``practice_only``)."""
+    """Give a player silver chips, or gold chips with ``"currency": "gold"`` (minted). Not to a
+    guest, which holds practice chips only (``practice_only``). The answer names the wallet's
+    new balance under the currency's key."""
+    currency = CURRENCIES[body.currency]
     async with _db(request).transaction() as session:
-        account = await store_accounts.find_account(session, body.name)
-        if account is None:
-            raise RoomError("unknown_account", f"there is no account {body.name!r}", 404)
+        account = await _named_account(session, body.name)
         try:
-            chips = await wallets.grant(session, account, body.amount, reason=body.reason)
+            held = await wallets.grant(
+                session, account, body.amount, currency=currency, reason=body.reason
+            )
         except WalletError as error:
             raise _wallet_error(error) from error
-    return {"name": account.name, "chips": chips}
+    return {"name": account.name, "currency": currency.key, currency.key: held}
+
+
+@router.post("/admin/purchase")
+async def admin_purchase(body: Purchase, _: Admin, request: Request) -> JSON:
+    """The operator's shop reports an order: mint its gold into the account's gold wallet, once
+    per order id (the ledger key ``purchase:<order_id>``). The same order again changes nothing
+    and answers ``"duplicate": true``; the order id with another account or amount is
+    ``order_conflict`` (409); a guest ``practice_only`` (403)."""
+    async with _db(request).transaction() as session:
+        account = await _named_account(session, body.name)
+        try:
+            bought = await wallets.purchase(
+                session, account, body.order_id, body.gold, reason=body.reason
+            )
+        except WalletError as error:
+            raise _wallet_error(error) from error
+    return {
+        "order_id": bought.order_id,
+        "name": account.name,
+        "gold": bought.gold,
+        "balance": bought.balance,
+        "duplicate": bought.duplicate,
+    }
 
 
 @router.get("/admin/tables")

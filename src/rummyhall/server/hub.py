@@ -230,12 +230,35 @@ class Hub:
         await self.admit(actor.room, account_id, guest=guest)
         async with self._seating(account_id):
             self._check_elsewhere(account_id, table_id, another)
-            taken: int = await actor.call(
-                partial(
-                    actor.sit, account_id, name, seat=seat, buy_in=buy_in, auto_rebuy=auto_rebuy
-                )
+            sit = partial(
+                actor.sit, account_id, name, seat=seat, buy_in=buy_in, auto_rebuy=auto_rebuy
             )
+            try:
+                taken: int = await actor.call(sit)
+            except RoomError as error:
+                if error.code == "insufficient_chips":
+                    raise await self._short_of_silver(actor.room, account_id, error) from None
+                raise
             return taken
+
+    async def _short_of_silver(self, room: Room, account_id: int, error: RoomError) -> RoomError:
+        """A silver table's ``insufficient_chips``, told of the room's gold tables when the
+        player's gold covers their minimum stack: a table keeps its currency, and the way to
+        play gold is a quick seat in the room (which falls through to its gold tables)."""
+        twin = self.rooms.gold_of(room)
+        if twin is None:
+            return error
+        async with self.db.read() as session:
+            silver = await ledger.balance(session, room.wallet(account_id))
+            held = await ledger.balance(session, twin.wallet(account_id))
+        if silver >= room.min_stack or held < twin.min_stack:
+            return error
+        return RoomError(
+            error.code,
+            f"{error.message}. This table plays silver chips; your {held} gold chips play at "
+            "this room's gold tables: a quick seat in the room takes you to one",
+            error.status,
+        )
 
     def _check_elsewhere(self, account_id: int, table_id: int | None, another: bool) -> None:
         """A seat at a second table only when the player asked for one: a player who went back
@@ -399,19 +422,48 @@ class Hub:
     ) -> tuple[int, int]:  # fmt: skip
         """Sit the player at a public table of the room with a free seat, preferring tables with
         people waiting; create one if there is none. A player already seated at a public table
-        of the room goes back to it; one seated elsewhere must ask for ``another`` seat.
+        of the room (or of its gold twin) goes back to it; one seated elsewhere must ask for
+        ``another`` seat. A silver room whose minimum stack the player's silver does not cover
+        seats them at its gold twin instead, if their gold does (:meth:`_silver_first`).
         Returns (table, seat)."""
         room = self.room(room_key)
+        twin = self.rooms.gold_of(room)
         async with self._seating(account_id):
-            return await self._quick_seat(account_id, name, room, another, auto_rebuy)
+            # A seat at a public table of the room, silver or gold (for a silver room, its gold
+            # tables are the same room's): back to it.
+            rooms = {room.key} if twin is None else {room.key, twin.key}
+            for actor in self.seated_at(account_id):
+                if actor.room.key in rooms and not actor.private:
+                    return actor.id, int(actor.seat_of(account_id) or 0)
+            self._check_elsewhere(account_id, None, another)
+            chosen = await self._silver_first(account_id, room, twin)
+            return await self._quick_seat(account_id, name, chosen, auto_rebuy)
+
+    async def _silver_first(self, account_id: int, room: Room, twin: Room | None) -> Room:
+        """Where a quick seat in ``room`` plays (docs/rules/room.md, "Our decisions on
+        winnings"): the room itself while the player's wallet of its currency covers its minimum
+        stack; for a silver room whose silver it does not cover, its gold twin if their gold
+        does; else ``insufficient_chips`` (409), before any table is made, so that the refusal
+        changes nothing."""
+        async with self.db.read() as session:
+            held = await ledger.balance(session, room.wallet(account_id))
+            if held >= room.min_stack:
+                return room
+            gold = 0 if twin is None else await ledger.balance(session, twin.wallet(account_id))
+        if twin is not None and gold >= twin.min_stack:
+            return twin
+        if twin is None:
+            message = f"you need {room.min_stack} {room.chips.label} to sit here; you hold {held}"
+        else:
+            message = (
+                f"you need {room.min_stack} chips to sit here, silver or gold; you hold {held} "
+                f"silver and {gold} gold"
+            )
+        raise RoomError("insufficient_chips", message, 409)
 
     async def _quick_seat(
-        self, account_id: int, name: str, room: Room, another: bool, auto_rebuy: bool
+        self, account_id: int, name: str, room: Room, auto_rebuy: bool
     ) -> tuple[int, int]:
-        for actor in self.seated_at(account_id):
-            if actor.room.key == room.key and not actor.private:
-                return actor.id, int(actor.seat_of(account_id) or 0)
-        self._check_elsewhere(account_id, None, another)
         choosing = self._choosing.setdefault(room.key, asyncio.Lock())
         for _ in range(5):
             async with choosing:

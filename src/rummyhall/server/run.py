@@ -170,7 +170,22 @@ def admin(args: Any, out: TextIO) -> int:
             if args.admin_command == "grant":
                 response = client.post(
                     "/api/admin/grant",
-                    json={"name": args.name, "amount": args.amount, "reason": args.reason},
+                    json={
+                        "name": args.name,
+                        "amount": args.amount,
+                        "reason": args.reason,
+                        "currency": "gold" if args.gold else "chips",
+                    },
+                )
+            elif args.admin_command == "purchase":
+                response = client.post(
+                    "/api/admin/purchase",
+                    json={
+                        "order_id": args.order,
+                        "name": args.name,
+                        "gold": args.gold,
+                        "reason": args.reason,
+                    },
                 )
             elif args.admin_command == "tables":
                 response = client.get("/api/admin/tables")
@@ -199,7 +214,15 @@ def admin(args: Any, out: TextIO) -> int:
         if not data["tables"]:
             print("no live tables", file=out)
     elif args.admin_command == "grant":
-        print(f"{data['name']} now has {data['chips']} chips", file=out)
+        unit = "gold chips" if data["currency"] == "gold" else "chips"
+        print(f"{data['name']} now has {data[data['currency']]} {unit}", file=out)
+    elif args.admin_command == "purchase":
+        done = "was recorded before: nothing changed" if data["duplicate"] else "recorded"
+        print(
+            f"order {data['order_id']} ({data['gold']} gold chips for {data['name']}) {done}; "
+            f"{data['name']} now has {data['balance']} gold chips",
+            file=out,
+        )
     else:
         print("voided" if data["voided"] else "no game was running", file=out)
     return 0

@@ -480,13 +480,17 @@ class TableActor:
             wallet = ledger.balance_on(conn, room.wallet(account_id))
             if wallet < room.min_stack:
                 raise RoomError(
-                    "insufficient_chips", f"you need {room.min_stack} chips to sit here", 409
+                    "insufficient_chips",
+                    f"you need {room.min_stack} {room.chips.label} to sit here; you hold {wallet}",
+                    409,
                 )
             if buy_in is not None and buy_in > wallet:
                 # An amount the player named is taken in full or not at all: quietly taking
                 # less would seat them with a stack they did not ask for.
                 raise RoomError(
-                    "insufficient_chips", f"your wallet holds {wallet} chips, not {buy_in}", 409
+                    "insufficient_chips",
+                    f"your wallet holds {wallet} {room.chips.label}, not {buy_in}",
+                    409,
                 )
             # The room's buy-in (none named) is taken as far as the wallet goes, down to the
             # minimum stack: the browser sits with the room's amount, and a short wallet that

@@ -130,6 +130,18 @@ class Grant(_Message):
     name: str
     amount: Annotated[int, Field(ge=1, le=10**12)]
     reason: Annotated[str, Field(max_length=200)] = "grant"
+    currency: Literal["chips", "gold"] = "chips"
+    """Silver chips (``chips``) or gold chips."""
+
+
+class Purchase(_Message):
+    """An order of the operator's shop: ``gold`` gold chips for the account ``name``, minted once
+    per ``order_id`` (the ledger key is ``purchase:<order_id>``)."""
+
+    order_id: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    name: Annotated[str, Field(max_length=40)]
+    gold: Annotated[int, Field(ge=1, le=1_000_000)]
+    reason: Annotated[str, Field(max_length=200)] = "purchase"
 
 
 # --- POST /api/check (the browser's live group labels) -----------------------------------------

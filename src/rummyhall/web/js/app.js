@@ -12,7 +12,9 @@
 //   signin, signin-name, signin-password, signin-login, signin-register, signin-guest,
 //   signin-error, lobby, guest-notice (a guest: what practice chips are, real chips need an
 //   account), guest-sign-up, game-<game>, rooms-<game>-practice / rooms-<game>-chips (a game's
-//   practice rooms and rooms for real chips), room-<key> (data-currency), practice-badge-<key>,
+//   practice rooms and rooms for real chips; gold twins are not shown), room-<key>
+//   (data-currency), practice-badge-<key>, gold-note-<key> (a player with gold: the room plays
+//   gold when their silver runs short), gold-chips (the top bar's gold),
 //   fact-cost-<key> / fact-buy-in-<key> /
 //   fact-min-stack-<key> (a room's money: entry fee, point value or boot; buy-in; seat minimum),
 //   quick-seat-<key>, create-private-<key>, needs-account-<key> (instead of those two, for a
@@ -89,6 +91,10 @@ function drawTopbar() {
     class: 'chips-pill', 'data-testid': 'chips', 'data-chips': app.me.chips,
     'aria-label': `${formatChips(app.me.chips)} chips in your wallet`, title: 'chips in your wallet',
   }, el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), formatChips(app.me.chips));
+  const gold = app.me.guest ? null : el('span', {
+    class: 'chips-pill chips-gold', 'data-testid': 'gold-chips', 'data-chips': app.me.gold ?? 0,
+    'aria-label': `${formatChips(app.me.gold ?? 0)} gold chips in your wallet`, title: 'Gold chips: played at a room\'s gold tables once your silver runs short.',
+  }, el('span', { class: 'chip-icon chip-icon-gold', 'aria-hidden': 'true' }), formatChips(app.me.gold ?? 0));
   const practice = el('span', {
     class: `chips-pill chips-practice${app.me.guest ? '' : ' chips-secondary'}`, 'data-testid': 'practice-chips', 'data-chips': app.me.practice ?? 0,
     'aria-label': `${formatChips(app.me.practice ?? 0)} practice chips in your wallet`,
@@ -109,7 +115,7 @@ function drawTopbar() {
         class: 'who-name link-button', type: 'button', 'data-testid': 'account',
         title: 'Your account: change your password', onclick: openAccount,
       }, name),
-    real, practice, refill,
+    real, gold, practice, refill,
     el('button', { class: 'btn btn-ghost btn-small logout', type: 'button', 'data-testid': 'logout', onclick: logout }, 'Log out'));
   topbar.append(nav, who);
 }
@@ -321,6 +327,9 @@ function tagline() {
 // Read off the room's engine settings, so a new game with the same settings needs nothing here.
 // In a practice room the chips are practice chips, and say so.
 const isPractice = (room) => room.currency === 'practice';
+// A silver room's gold twin (gold-<key>) is not shown: quick seat in the silver room takes you
+// there when your silver runs short.
+const isGold = (room) => room.currency === 'gold';
 
 function roomFacts(room) {
   const config = room.config || {};
@@ -400,7 +409,7 @@ function renderLobby(rootNode) {
       el('div', { class: 'your-list' }, ...list.map((entry) => el('div', { class: 'your-table', 'data-testid': `your-table-${entry.table}` },
         el('div', { class: 'your-table-name' },
           el('strong', {}, `Table ${entry.table}`),
-          el('span', { class: 'muted small' }, ` ${entry.title}${entry.currency === 'practice' ? ' · practice' : ''} · seat ${entry.seat}${entry.playing ? ' · playing' : ''}`)),
+          el('span', { class: 'muted small' }, ` ${entry.title}${entry.currency === 'practice' || entry.currency === 'gold' ? ` · ${entry.currency}` : ''} · seat ${entry.seat}${entry.playing ? ' · playing' : ''}`)),
         el('button', {
           class: 'btn btn-primary btn-small', type: 'button', 'data-testid': `rejoin-${entry.table}`,
           onclick: () => app.navigate(`#/table/${entry.table}`),
@@ -435,7 +444,7 @@ function renderLobby(rootNode) {
     const guest = Boolean(app.me && app.me.guest);
     const tiers = new Map((data.tiers || []).map((tier) => [tier.key, tier]));
     for (const game of data.games) {
-      const gameRooms = data.rooms.filter((room) => room.game === game);
+      const gameRooms = data.rooms.filter((room) => room.game === game && !isGold(room));
       const { info = {}, module = null } = views.get(game) || {};
       // Two kinds of rooms: practice (free chips, open to guests) and real chips. A guest sees
       // the practice rooms first; a player the rooms for real chips.
@@ -466,6 +475,7 @@ function renderLobby(rootNode) {
     const level = app.me && app.me.ladder ? app.me.ladder.level : 1;
     const closed = Boolean(tier) && !guest && level < tier.level;
     const locked = (guest && !practice) || closed; // a guest has no real chips; a tier its level
+    const playsGold = !locked && !practice && app.me && app.me.gold > 0 && rooms.some((twin) => twin.key === `gold-${room.key}`);
     const actions = closed
       ? el('p', { class: 'needs-account', 'data-testid': `tier-locked-${room.key}` },
         `Opens with the title ${tier.title} (level ${tier.level}); you are level ${level}.`)
@@ -485,12 +495,13 @@ function renderLobby(rootNode) {
         el('span', { class: 'room-seats', title: 'seats at a table' }, `${room.seats} seats`)),
       el('dl', { class: 'room-facts' }, ...roomFacts(room).map(({ label, value, why, testid }) => el('div', { title: why, 'data-testid': `fact-${testid}-${room.key}` },
         el('dt', {}, label), el('dd', {}, value)))),
+      playsGold ? el('p', { class: 'muted small gold-note', 'data-testid': `gold-note-${room.key}` }, 'Plays gold when your silver runs short.') : null,
       actions,
       list);
   }
 
   async function refreshTables() {
-    await Promise.all(rooms.map(async (room) => {
+    await Promise.all(rooms.filter((room) => tableLists.has(room.key)).map(async (room) => {
       try {
         const data = await api('GET', `/api/tables?room=${encodeURIComponent(room.key)}`);
         if (alive) drawTables(room, data.tables || []);

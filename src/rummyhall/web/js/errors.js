@@ -36,6 +36,7 @@ const WORDS = {
   bad_buy_in: 'The buy-in is below the smallest stack this room allows.',
   insufficient_chips: 'You do not have enough chips for that.',
   practice_only: 'Guests play with practice chips only. Sign up for an account to play in the rooms for real chips.',
+  order_conflict: 'That order id was used already, for another player or amount.',
   refill_not_needed: 'You still have enough practice chips: refills are for when they run low.',
   not_seated: 'You do not have a seat at this table.',
   no_game: 'No game is running at this table right now.',
