@@ -197,7 +197,12 @@ async def test_a_gold_game_pays_in_gold(tmp_path: Path, db_url: str) -> None:
         hands = (await dev.request("GET", "/api/hands"))["hands"]
         record = (await dev.request("GET", f"/api/hands/{hands[0]['id']}"))["record"]
         nets = record_nets(record)
-        assert await _wallets(dev) == (SILVER, 3_000 + nets[seat])
+        # The game's result, and the gold of the achievements the game earned (a first game,
+        # perhaps a first win: the ladder pays those in gold).
+        earned = (await dev.request("GET", "/api/achievements"))["achievements"]
+        prizes = sum(a["gold"] for a in earned if a["earned_at"])
+        assert prizes >= 10
+        assert await _wallets(dev) == (SILVER, 3_000 + nets[seat] + prizes)
         me = await dev.request("GET", "/api/me")
         assert me["ladder"]["games"] == 1 and me["ladder"]["clover"] > 0
         async with server.app.state.db.read() as session:

@@ -14,12 +14,13 @@ Account names:
 - ``house``: rake and fees; ``mint``: where chips come from (the only account that goes below
   zero: minus the chips ever created); ``burn``: where chips go to be destroyed (it only receives).
 
-Those are the accounts of the real chips. Other *currencies* (:class:`Currency`: today the
-practice chips guests play with) have their own wallets (``practice:<account_id>``), mint
-(``mint:practice``, which goes below zero like ``mint``), house and burn; a table plays with
-one currency (its room's), so its seat and pot accounts belong to that currency. A transfer
-never mixes two currencies, so each is conserved on its own: chips of one can never become
-chips of another.
+Those are the accounts of the real chips, the silver chips of the room (issue 19). Other
+*currencies* (:class:`Currency`: the gold chips of the ladder and of purchases, and the practice
+chips guests play with) have their own wallets (``gold:<account_id>``, ``practice:<account_id>``),
+mint (``mint:gold``, ``mint:practice``, which go below zero like ``mint``), house and burn; a table
+plays with one currency (its room's), so its seat and pot accounts belong to that currency. A
+transfer never mixes two currencies, so each is conserved on its own: chips of one can never
+become chips of another.
 
 All functions take the caller's ``AsyncSession``, so that a transfer is committed (or rolled back)
 with the game event that caused it.
