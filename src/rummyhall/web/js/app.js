@@ -4,11 +4,15 @@
 //   #/table/<id>    a table (js/table.js); a reload comes back to it
 //   #/invite/<code> the private table of an invite link, with a "take a seat" button
 //   #/history       your last games (js/history.js)   #/hand/<id>  one game's replay
+//   #/profile       your level, chips, rating and daily bonus (js/profile.js)
+//   #/leaderboard[/<board>]  the leaderboards (js/leaderboard.js): all, game:<name>, month:<yyyy-mm>
 //
 // data-testid hooks: topbar, player-name, account (a player's name: opens account-dialog with
 //   password-old, password-new, password-error, password-change, password-cancel), chips (real chips; not shown to a guest, who holds
 //   none), practice-chips, practice-refill (shown when practice chips run low), nav-lobby,
-//   nav-history, logout,
+//   nav-history, nav-profile (not for a guest), nav-leaderboard, nav-more (a narrow screen's
+//   menu button: Profile and Leaderboards fold into it), bonus-dot (the daily bonus is ready),
+//   logout,
 //   signin, signin-name, signin-password, signin-login, signin-register, signin-guest,
 //   signin-error, lobby, guest-notice (a guest: what practice chips are, real chips need an
 //   account), guest-sign-up, game-<game>, rooms-<game>-practice / rooms-<game>-chips (a game's
@@ -82,9 +86,30 @@ function drawTopbar() {
   topbar.append(brand);
   if (!app.me) return;
   const route = location.hash || '#/';
+  const current = (...prefixes) => (prefixes.some((prefix) => route.startsWith(prefix)) ? 'page' : false);
+  // Profile (a registered player's: a guest has no ladder) and Leaderboards: links like the
+  // others on a wide screen; on a narrow one they fold into the menu button's list. A dot says
+  // the daily bonus is ready.
+  const bonusReady = Boolean(app.me.ladder && app.me.ladder.bonus_available);
+  const dot = () => (bonusReady ? el('span', { class: 'nav-dot', 'data-testid': 'bonus-dot', title: 'your daily bonus is ready' }) : null);
+  const extra = el('div', { class: 'nav-more-list', id: 'nav-more-list' },
+    app.me.guest ? null : el('a', { href: '#/profile', 'data-testid': 'nav-profile', class: 'nav-link', 'aria-current': current('#/profile') },
+      'Profile', dot(), bonusReady ? el('span', { class: 'sr-only' }, ' (daily bonus ready)') : null),
+    el('a', { href: '#/leaderboard', 'data-testid': 'nav-leaderboard', class: 'nav-link', 'aria-current': current('#/leaderboard') }, 'Leaderboards'));
+  const toggle = el('button', {
+    class: 'nav-more', type: 'button', 'data-testid': 'nav-more', 'aria-expanded': 'false', 'aria-controls': 'nav-more-list',
+    'aria-label': 'More: profile and leaderboards', title: 'Profile and leaderboards',
+    onclick: (event) => {
+      event.stopPropagation();
+      const open = !nav.classList.contains('open');
+      nav.classList.toggle('open', open);
+      toggle.setAttribute('aria-expanded', String(open));
+    },
+  }, el('span', { class: 'nav-more-bars', 'aria-hidden': 'true' }), dot());
   const nav = el('nav', { class: 'nav', 'aria-label': 'main' },
     el('a', { href: '#/', 'data-testid': 'nav-lobby', class: 'nav-link', 'aria-current': route === '#/' ? 'page' : false }, 'Lobby'),
-    el('a', { href: '#/history', 'data-testid': 'nav-history', class: 'nav-link', 'aria-current': route.startsWith('#/history') || route.startsWith('#/hand') ? 'page' : false }, 'History'));
+    el('a', { href: '#/history', 'data-testid': 'nav-history', class: 'nav-link', 'aria-current': current('#/history', '#/hand') }, 'History'),
+    el('div', { class: 'nav-more-wrap' }, toggle, extra));
   // The wallets: real chips (a guest holds none, so none are shown) and practice chips, always
   // named as such; a refill button when practice chips run low.
   const real = app.me.guest ? null : el('span', {
@@ -119,6 +144,26 @@ function drawTopbar() {
     el('button', { class: 'btn btn-ghost btn-small logout', type: 'button', 'data-testid': 'logout', onclick: logout }, 'Log out'));
   topbar.append(nav, who);
 }
+
+// The menu of a narrow top bar closes on a click elsewhere, on Escape and when the page changes
+// (the top bar is drawn again).
+function closeMenu() {
+  const nav = topbar.querySelector('.nav.open');
+  if (!nav) return false;
+  nav.classList.remove('open');
+  const toggle = nav.querySelector('.nav-more');
+  if (toggle) toggle.setAttribute('aria-expanded', 'false');
+  return true;
+}
+document.addEventListener('click', (event) => {
+  if (!event.target.closest || !event.target.closest('.nav-more-list')) closeMenu();
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && closeMenu()) {
+    const toggle = topbar.querySelector('.nav-more');
+    if (toggle) toggle.focus();
+  }
+});
 
 async function refillPractice(event) {
   event.currentTarget.disabled = true;
@@ -247,6 +292,17 @@ async function route() {
     } catch (error) {
       console.error(error);
       clear(root).append(el('p', { class: 'panel notice' }, 'The history could not be loaded.'));
+    }
+  } else if (hash === '#/profile' || (match = hash.match(/^#\/leaderboard(?:\/([\w:-]+))?$/))) {
+    clear(root).append(el('p', { class: 'loading' }, 'Loading…'));
+    try {
+      const module = await import(match ? './leaderboard.js' : './profile.js');
+      if (token !== app.routeToken) return;
+      const ctx = { api, ui, explain, navigate: app.navigate, me: () => app.me, refreshMe: app.refreshMe, signUp: logout };
+      app.screen = match ? module.renderLeaderboard(root, ctx, match[1] || 'all') : module.renderProfile(root, ctx);
+    } catch (error) {
+      console.error(error);
+      clear(root).append(el('p', { class: 'panel notice' }, 'This page could not be loaded.'));
     }
   } else {
     app.screen = renderLobby(root);

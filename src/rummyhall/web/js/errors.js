@@ -38,8 +38,13 @@ const WORDS = {
   practice_only: 'Guests play with practice chips only. Sign up for an account to play in the rooms for real chips.',
   order_conflict: 'That order id was used already, for another player or amount.',
   refill_not_needed: 'You still have enough practice chips: refills are for when they run low.',
+  room_locked: 'That room opens at a higher level: finish games in the rooms you have to earn clover and climb to its title.',
   not_seated: 'You do not have a seat at this table.',
   no_game: 'No game is running at this table right now.',
+  // the ladder
+  bonus_claimed: 'You have collected today\'s daily bonus already. The next one is ready at midnight, Berlin time.',
+  unknown_board: 'There is no such leaderboard.',
+  bad_cursor: 'That page of the leaderboard cannot be found. Please reload the leaderboard.',
   // game engines
   bad_action: 'That move was not understood.',
   not_your_turn: 'It is not your turn yet.',

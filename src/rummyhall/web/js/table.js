@@ -9,7 +9,8 @@
 //   table-status, felt, centre, mine, seat-<n> (data-empty, data-bot, data-active, data-you),
 //   seat-name-<n>, bot-badge-<n>, stack-<n>, card-count-<n>, dealer-<n>, timer-<n>,
 //   extra-time-<n>, seat-slot-<n>, sit-<n> (take that empty seat), away-<n> (the seat's person
-//   has no connection to the table), auto-rebuy (your automatic rebuy switch)
+//   has no connection to the table), auto-rebuy (your automatic rebuy switch), levelup (a
+//   game's end lifted your level: js/ladder.js)
 
 import { api } from './api.js';
 import * as cards from './cards.js';
@@ -19,6 +20,7 @@ import { sitWithConsent } from './seating.js';
 import { gameView } from './games/registry.js';
 import { howToPlayButton } from './howto.js';
 import { gameName } from './names.js';
+import { ladderOf, levelUpCard } from './ladder.js';
 
 const { el, clear, toast, formatChips } = ui;
 const RING = 2 * Math.PI * 27; // circumference of the timer ring (r = 27 in a 60 x 60 box)
@@ -40,6 +42,7 @@ export function renderTable(root, app) {
     destroyed: false,
     closed: false,
     leavingAfterGame: false,
+    ladder: ladderOf(app.me ? app.me() : null), // your level and gold, for the level-up moment
   };
 
   // ---- the frame ------------------------------------------------------------------------
@@ -134,6 +137,20 @@ export function renderTable(root, app) {
       toast(`You left the table; ${chips} chips went back to your wallet.`, 'success');
     }
     app.refreshMe();
+  }
+
+  // The top bar's wallet follows every game's start and end; a game's end that lifted your
+  // level (the ladder of /api/me then, against the one when the table opened or the last
+  // refresh here) gets its moment: the new level, the title, the gold it paid (js/ladder.js).
+  async function refreshLadder(ended) {
+    const before = state.ladder; // (the next game may start before this answer comes)
+    const me = await app.refreshMe();
+    if (state.destroyed || !me) return;
+    const now = ladderOf(me);
+    if (now) state.ladder = now;
+    if (ended && before && now && now.level > before.level) {
+      levelUpCard(before, now, { onProfile: () => app.navigate('#/profile') });
+    }
   }
 
   function showClosed(text) {
@@ -372,7 +389,7 @@ export function renderTable(root, app) {
       }
     }
 
-    if (state.playing !== null && state.playing !== info.playing) app.refreshMe();
+    if (state.playing !== null && state.playing !== info.playing) refreshLadder(!info.playing);
     state.playing = info.playing;
     const seated = seats.filter(Boolean).length;
     if (state.closed) {
