@@ -23,7 +23,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from conftest import PHONE, wait_until
-from rummyhall.economy import ladder, ledger
+from rummyhall.economy import achievements, ladder, ledger
 from rummyhall.games.protocol import Standing
 from rummyhall.store.database import Database
 
@@ -443,7 +443,9 @@ def test_a_game_that_lifts_your_level_is_celebrated_at_the_table(
     page.goto("/#/profile")
     expect(page.get_by_test_id("profile-level")).to_have_attribute("data-level", "2")
     expect(page.get_by_test_id("profile-to-next")).to_have_text("2 clover to level 3")
-    expect(page.get_by_test_id("profile-gold")).to_have_text("5 gold")
+    # Level 2's gold, and the seeded game's achievements (a first game, a first win).
+    seeded = sum(a.gold for a in achievements.CATALOGUE if a.key in ("first_game", "first_win"))
+    expect(page.get_by_test_id("profile-gold")).to_have_text(f"{5 + seeded} gold")
 
     page.get_by_test_id("nav-lobby").click()
     page.get_by_test_id(f"quick-seat-{ROOM}").click()
@@ -472,5 +474,5 @@ def test_a_game_that_lifts_your_level_is_celebrated_at_the_table(
     expect(card).to_have_count(0)
     expect(page.get_by_test_id("profile-level")).to_have_attribute("data-level", "3")
     expect(page.get_by_test_id("profile-title")).to_have_text("Butterfly")
-    expect(page.get_by_test_id("profile-gold")).to_have_text("60 gold")
+    expect(page.get_by_test_id("profile-gold")).to_have_text(f"{5 + seeded + 55} gold")
     assert page.js_errors == []  # type: ignore[attr-defined]
