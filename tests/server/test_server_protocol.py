@@ -527,6 +527,35 @@ async def _refill_not_needed(kit: Kit) -> Seen:
     return await _http(client.refill_practice())
 
 
+async def _player(kit: Kit, name: str) -> RoomClient:
+    client = RoomClient(kit.server.url)
+    kit.opened.append(client)
+    await client.register(name, "long enough")
+    return client
+
+
+async def _room_locked(kit: Kit) -> Seen:
+    """A new player (level 1) at a Tundra room."""
+    client = await _player(kit, "newcomer")
+    return await _http(client.quick_seat("rummy51-20-4p"))
+
+
+async def _bonus_claimed(kit: Kit) -> Seen:
+    client = await _player(kit, "greedy")
+    await client.request("POST", "/api/daily-bonus")
+    return await _http(client.request("POST", "/api/daily-bonus"))
+
+
+async def _unknown_board(kit: Kit) -> Seen:
+    client = await kit.guest()
+    return await _http(client.request("GET", "/api/leaderboard?board=game:chess"))
+
+
+async def _bad_cursor(kit: Kit) -> Seen:
+    client = await kit.guest()
+    return await _http(client.request("GET", "/api/leaderboard?after=not-a-cursor"))
+
+
 async def _internal(kit: Kit) -> Seen:
     """A bug, planted: the lobby fails with an exception nobody expected."""
 
@@ -611,6 +640,10 @@ PROVOKE: dict[str | int, Callable[[Kit], Coroutine[Any, Any, Seen]]] = {
     "busy": _busy,
     "practice_only": _practice_only,
     "refill_not_needed": _refill_not_needed,
+    "room_locked": _room_locked,
+    "bonus_claimed": _bonus_claimed,
+    "unknown_board": _unknown_board,
+    "bad_cursor": _bad_cursor,
     "internal": _internal,
     "bad_action": lambda kit: _game(kit, "mover", "fly away"),
     "not_your_turn": lambda kit: _game(kit, "other", "chaal"),

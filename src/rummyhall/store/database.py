@@ -415,13 +415,15 @@ def _install_sqlite_hooks(sync_engine: Engine) -> None:
         # SAVEPOINTs); the "begin" hook below emits it instead.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
+        # The busy timeout first: switching to WAL takes a lock, and a second process opening
+        # a fresh file while the first migrates it must wait for that lock, not fail at once.
         # WAL: readers never block the writer. synchronous=FULL: a commit is on disk before
         # anyone is told, so an acknowledged action survives a power cut, not just a crash.
         for pragma in (
+            f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
             "journal_mode=WAL",
             "synchronous=FULL",
             "foreign_keys=ON",
-            f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
         ):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()

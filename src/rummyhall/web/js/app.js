@@ -79,13 +79,17 @@ const app = {
 window.rummyhall = app; // for debugging and tests
 
 // ---- the top bar --------------------------------------------------------------------------
+let topbarRoute = null; // the route the top bar was last drawn for
 function drawTopbar() {
+  // Drawn again for new wallet figures (refreshMe) the menu stays as it was; a new page closes it.
+  const route = location.hash || '#/';
+  const keepOpen = route === topbarRoute && Boolean(topbar.querySelector('.nav.open'));
+  topbarRoute = route;
   clear(topbar);
   const brand = el('a', { class: 'brand', href: '#/', 'aria-label': 'Rummy Hall, the lobby' },
     el('span', { class: 'brand-mark', 'aria-hidden': 'true' }, '♠'), el('span', { class: 'brand-name' }, 'Rummy Hall'));
   topbar.append(brand);
   if (!app.me) return;
-  const route = location.hash || '#/';
   const current = (...prefixes) => (prefixes.some((prefix) => route.startsWith(prefix)) ? 'page' : false);
   // Profile (a registered player's: a guest has no ladder) and Leaderboards: links like the
   // others on a wide screen; on a narrow one they fold into the menu button's list. A dot says
@@ -110,6 +114,10 @@ function drawTopbar() {
     el('a', { href: '#/', 'data-testid': 'nav-lobby', class: 'nav-link', 'aria-current': route === '#/' ? 'page' : false }, 'Lobby'),
     el('a', { href: '#/history', 'data-testid': 'nav-history', class: 'nav-link', 'aria-current': current('#/history', '#/hand') }, 'History'),
     el('div', { class: 'nav-more-wrap' }, toggle, extra));
+  if (keepOpen) {
+    nav.classList.add('open');
+    toggle.setAttribute('aria-expanded', 'true');
+  }
   // The wallets: real chips (a guest holds none, so none are shown) and practice chips, always
   // named as such; a refill button when practice chips run low.
   const real = app.me.guest ? null : el('span', {
@@ -146,7 +154,7 @@ function drawTopbar() {
 }
 
 // The menu of a narrow top bar closes on a click elsewhere, on Escape and when the page changes
-// (the top bar is drawn again).
+// (drawTopbar).
 function closeMenu() {
   const nav = topbar.querySelector('.nav.open');
   if (!nav) return false;
