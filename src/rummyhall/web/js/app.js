@@ -6,15 +6,18 @@
 //   #/history       your last games (js/history.js)   #/hand/<id>  one game's replay
 //   #/profile       your level, chips, rating and daily bonus (js/profile.js)
 //   #/leaderboard[/<board>]  the leaderboards (js/leaderboard.js): all, game:<name>, month:<yyyy-mm>
+//   #/league[/<key>]  the league season: your league, the zones, last season (js/league.js)
+//   #/join/<name>   a friend's invite link: signed out, the sign-in screen says who invited you and
+//                   Sign up sends invited_by; signed in, the lobby
 //
 // data-testid hooks: topbar, player-name, account (a player's name: opens account-dialog with
 //   password-old, password-new, password-error, password-change, password-cancel), chips (real chips; not shown to a guest, who holds
 //   none), practice-chips, practice-refill (shown when practice chips run low), nav-lobby,
-//   nav-history, nav-profile (not for a guest), nav-leaderboard, nav-more (a narrow screen's
-//   menu button: Profile and Leaderboards fold into it), bonus-dot (the daily bonus is ready),
-//   logout,
+//   nav-history, nav-profile (not for a guest), nav-leaderboard, nav-league, nav-more (a narrow
+//   screen's menu button: Profile, Leaderboards and Leagues fold into it), bonus-dot (the daily
+//   bonus is ready), logout,
 //   signin, signin-name, signin-password, signin-login, signin-register, signin-guest,
-//   signin-error, lobby, guest-notice (a guest: what practice chips are, real chips need an
+//   signin-error, signin-invited (a join link's "Invited by <name>", data-name), lobby, guest-notice (a guest: what practice chips are, real chips need an
 //   account), guest-sign-up, game-<game>, rooms-<game>-practice / rooms-<game>-chips (a game's
 //   practice rooms and rooms for real chips; gold twins are not shown), room-<key>
 //   (data-currency), practice-badge-<key>, gold-note-<key> (a player with gold: the room plays
@@ -91,7 +94,7 @@ function drawTopbar() {
   topbar.append(brand);
   if (!app.me) return;
   const current = (...prefixes) => (prefixes.some((prefix) => route.startsWith(prefix)) ? 'page' : false);
-  // Profile (a registered player's: a guest has no ladder) and Leaderboards: links like the
+  // Profile (a registered player's: a guest has no ladder), Leaderboards and Leagues: links like the
   // others on a wide screen; on a narrow one they fold into the menu button's list. A dot says
   // the daily bonus is ready.
   const bonusReady = Boolean(app.me.ladder && app.me.ladder.bonus_available);
@@ -99,10 +102,11 @@ function drawTopbar() {
   const extra = el('div', { class: 'nav-more-list', id: 'nav-more-list' },
     app.me.guest ? null : el('a', { href: '#/profile', 'data-testid': 'nav-profile', class: 'nav-link', 'aria-current': current('#/profile') },
       'Profile', dot(), bonusReady ? el('span', { class: 'sr-only' }, ' (daily bonus ready)') : null),
-    el('a', { href: '#/leaderboard', 'data-testid': 'nav-leaderboard', class: 'nav-link', 'aria-current': current('#/leaderboard') }, 'Leaderboards'));
+    el('a', { href: '#/leaderboard', 'data-testid': 'nav-leaderboard', class: 'nav-link', 'aria-current': current('#/leaderboard') }, 'Leaderboards'),
+    el('a', { href: '#/league', 'data-testid': 'nav-league', class: 'nav-link', 'aria-current': current('#/league') }, 'Leagues'));
   const toggle = el('button', {
     class: 'nav-more', type: 'button', 'data-testid': 'nav-more', 'aria-expanded': 'false', 'aria-controls': 'nav-more-list',
-    'aria-label': 'More: profile and leaderboards', title: 'Profile and leaderboards',
+    'aria-label': 'More: profile, leaderboards and leagues', title: 'Profile, leaderboards and leagues',
     onclick: (event) => {
       event.stopPropagation();
       const open = !nav.classList.contains('open');
@@ -270,6 +274,11 @@ async function route() {
   }
   let match;
   document.body.dataset.route = hash.split('/')[1] || 'lobby';
+  if (hash.startsWith('#/join/')) {
+    // A friend's invite link is for signing up: a signed-in player just goes to the lobby.
+    app.navigate('#/', { replace: true });
+    return;
+  }
   if ((match = hash.match(/^#\/table\/(\d+)$/))) {
     app.screen = renderTable(root, {
       tableId: Number(match[1]), socket: ensureSocket(), navigate: app.navigate, refreshMe: app.refreshMe,
@@ -312,6 +321,17 @@ async function route() {
       console.error(error);
       clear(root).append(el('p', { class: 'panel notice' }, 'This page could not be loaded.'));
     }
+  } else if ((match = hash.match(/^#\/league(?:\/([\w-]+))?$/))) {
+    clear(root).append(el('p', { class: 'loading' }, 'Loading…'));
+    try {
+      const module = await import('./league.js');
+      if (token !== app.routeToken) return;
+      const ctx = { api, ui, explain, navigate: app.navigate, me: () => app.me };
+      app.screen = module.renderLeague(root, ctx, match[1] || null);
+    } catch (error) {
+      console.error(error);
+      clear(root).append(el('p', { class: 'panel notice' }, 'This page could not be loaded.'));
+    }
   } else {
     app.screen = renderLobby(root);
   }
@@ -326,9 +346,17 @@ function renderSignIn(hash) {
   const error = el('p', { class: 'form-error', 'data-testid': 'signin-error', role: 'alert', hidden: true });
   const buttons = [];
   const busy = (on) => { for (const button of buttons) button.disabled = on; };
+  // A friend's invite link (#/join/<name>): Sign up names them as the one who invited you.
+  const joinMatch = hash.match(/^#\/join\/([^/?#]+)$/);
+  let invitedBy = null;
+  if (joinMatch) {
+    try { invitedBy = decodeURIComponent(joinMatch[1]); } catch { invitedBy = joinMatch[1]; }
+  }
   const fail = (err) => {
     error.hidden = false;
-    error.textContent = explain(err.code, err.message);
+    error.textContent = err.code === 'unknown_account' && invitedBy
+      ? `${explain(err.code, err.message)} The invite link names "${invitedBy}": check the link, or sign up without it from the start page.`
+      : explain(err.code, err.message);
   };
   const signIn = async (path, body) => {
     error.hidden = true;
@@ -350,7 +378,9 @@ function renderSignIn(hash) {
       fail({ code: null, message: 'enter a name and a password' });
       return;
     }
-    signIn(path, { name: name.value.trim(), password: password.value });
+    const body = { name: name.value.trim(), password: password.value };
+    if (invitedBy && path === '/api/register') body.invited_by = invitedBy;
+    signIn(path, body);
   };
   const login = el('button', { class: 'btn btn-primary', type: 'submit', 'data-testid': 'signin-login' }, 'Log in');
   const register = el('button', { class: 'btn', type: 'button', 'data-testid': 'signin-register', onclick: (e) => { password.autocomplete = 'new-password'; withCredentials('/api/register')(e); } }, 'Sign up');
@@ -367,11 +397,14 @@ function renderSignIn(hash) {
   const fan = el('div', { class: 'hero-fan', 'aria-hidden': 'true' },
     ...['AS', 'KH', 'JK', '10D', 'QC'].map((code) => cards.renderCard(code)));
   const invited = hash.startsWith('#/invite/');
+  const joinNote = invitedBy ? el('p', { class: 'signin-invited', 'data-testid': 'signin-invited', 'data-name': invitedBy },
+    el('span', { class: 'signin-invited-mark', 'aria-hidden': 'true' }, '✉'),
+    el('span', {}, 'Invited by ', el('strong', {}, invitedBy), ': sign up to join them at Rummy Hall.')) : null;
   clear(root).append(el('section', { class: 'signin', 'data-testid': 'signin' },
     el('div', { class: 'signin-hero' }, fan,
       el('h1', {}, 'Rummy Hall'),
       el('p', { class: 'tagline' }, invited ? 'A friend invited you to a table. Sign in or play as a guest to join.' : tagline())),
-    el('div', { class: 'panel signin-panel' }, el('h2', {}, 'Sign in to play'), form)));
+    el('div', { class: 'panel signin-panel' }, el('h2', {}, invitedBy ? 'Sign up to play' : 'Sign in to play'), joinNote, form)));
   name.focus();
 }
 

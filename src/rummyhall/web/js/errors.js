@@ -45,6 +45,7 @@ const WORDS = {
   bonus_claimed: 'You have collected today\'s daily bonus already. The next one is ready at midnight, Berlin time.',
   unknown_board: 'There is no such leaderboard.',
   bad_cursor: 'That page of the leaderboard cannot be found. Please reload the leaderboard.',
+  unknown_league: 'There is no such league.',
   // game engines
   bad_action: 'That move was not understood.',
   not_your_turn: 'It is not your turn yet.',

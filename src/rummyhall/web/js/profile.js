@@ -2,7 +2,9 @@
 // next level and the next title), your chips (silver against the silver limit, gold), games and
 // rating, and the daily bonus: collect it (POST /api/daily-bonus), see what it was made of and
 // what the silver limit cut off, and the time to the next one (Berlin midnight, from the server).
-// A guest has no ladder: the page says so and offers an account.
+// Then the achievements (each milestone, the gold it pays, the date you earned it) and your invite
+// link for friends (/#/join/<name>: copy it; how many you invited and were paid for), from GET
+// /api/achievements. A guest has no ladder: the page says so and offers an account.
 //
 //   renderProfile(root, ctx) -> {destroy()}
 //   ctx: {api, ui, explain, navigate, me, refreshMe, signUp}
@@ -13,16 +15,21 @@
 //   profile-games (data-games), profile-rating (data-rating, empty before 20 games),
 //   profile-leaderboard, bonus (the daily bonus card, data-available), bonus-collect,
 //   bonus-breakdown, bonus-base, bonus-streak, bonus-level, bonus-total, bonus-credited,
-//   bonus-lost (only when the limit cut something off), bonus-collected, bonus-next (data-at)
+//   bonus-lost (only when the limit cut something off), bonus-collected, bonus-next (data-at),
+//   achievements (the catalogue of GET /api/achievements: data-earned, how many),
+//   achievement-<key> (data-earned="true" with achievement-date-<key>, else "false"),
+//   achievement-gold-<key>, invite-friend (the invite card), friend-link (your /#/join/<name>
+//   link, read-only), friend-copy, friend-invited (data-invited, data-paid), profile-league
 
 import { RATED_AFTER, progressBar, untilText } from './ladder.js';
 
 export function renderProfile(root, ctx) {
-  const { el, clear, formatChips, toast } = ctx.ui;
+  const { el, clear, formatChips, toast, copyText } = ctx.ui;
   let alive = true;
   let ticker = null;
   let bonus = null; // today's POST /api/daily-bonus answer, once collected on this page
   let reloadedFor = null; // the next_bonus_at already asked again about
+  let extras = null; // GET /api/achievements, once asked
   const page = el('section', { class: 'profile', 'data-testid': 'profile' }, el('p', { class: 'loading' }, 'Loading your profile…'));
   clear(root).append(page);
 
@@ -30,6 +37,65 @@ export function renderProfile(root, ctx) {
     const me = await ctx.refreshMe();
     if (!alive || !me) return;
     draw(me);
+    if (me.guest || !me.ladder) return;
+    try {
+      extras = await ctx.api('GET', '/api/achievements');
+    } catch (error) {
+      extras = { error };
+    }
+    if (alive) drawExtras();
+  }
+
+  // ---- achievements and invitations (GET /api/achievements) ----------------------------------
+  const extraGrid = el('div', { class: 'profile-grid profile-extras' });
+
+  function drawExtras() {
+    clear(extraGrid);
+    if (!extras) return;
+    if (extras.error) {
+      extraGrid.append(el('p', { class: 'form-error', role: 'alert' }, ctx.explain(extras.error.code, extras.error.message)));
+      return;
+    }
+    extraGrid.append(achievementsCard(extras.achievements), inviteCard(extras.invite));
+  }
+
+  function achievementsCard(list) {
+    const earned = list.filter((entry) => entry.earned_at).length;
+    const day = (iso) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+    return el('article', { class: 'profile-card achievements-card', 'data-testid': 'achievements', 'data-earned': earned },
+      el('div', { class: 'card-head' },
+        el('h2', {}, 'Achievements'),
+        el('span', { class: 'muted small' }, `${earned} of ${list.length} earned`)),
+      el('ul', { class: 'achievement-list' }, ...list.map((entry) => {
+        const got = Boolean(entry.earned_at);
+        return el('li', { class: `achievement${got ? ' is-earned' : ''}`, 'data-testid': `achievement-${entry.key}`, 'data-earned': got ? 'true' : 'false' },
+          el('span', { class: 'achievement-mark', 'aria-hidden': 'true' }, got ? '✓' : ''),
+          el('div', { class: 'achievement-text' },
+            el('strong', {}, entry.title, el('span', { class: 'sr-only' }, got ? ' (earned)' : ' (not earned yet)')),
+            el('span', { class: 'muted small' }, entry.description),
+            got ? el('span', { class: 'achievement-date small', 'data-testid': `achievement-date-${entry.key}` }, `Earned ${day(entry.earned_at)}`) : null),
+          el('span', { class: 'achievement-gold', 'data-testid': `achievement-gold-${entry.key}`, title: 'gold chips, paid once' }, `${formatChips(entry.gold)} gold`));
+      })),
+      el('p', { class: 'muted small' }, 'Each achievement pays its gold once, when you earn it.'));
+  }
+
+  function inviteCard(invite) {
+    const link = `${location.origin}${location.pathname}#/join/${encodeURIComponent(invite.invited_by)}`;
+    const field = el('input', {
+      class: 'mono friend-link', readonly: true, value: link, 'data-testid': 'friend-link', 'aria-label': 'your invite link',
+      onfocus: (event) => event.target.select(),
+    });
+    const copy = el('button', {
+      class: 'btn btn-primary', type: 'button', 'data-testid': 'friend-copy',
+      onclick: async () => toast(await copyText(link) ? 'Your invite link is copied.' : 'Select the link and copy it.', 'success'),
+    }, 'Copy link');
+    return el('article', { class: 'profile-card invite-card', 'data-testid': 'invite-friend' },
+      el('h2', {}, 'Invite a friend'),
+      el('p', {}, `Send a friend your link. When they sign up through it and finish ${formatChips(invite.games)} games in rooms of real chips, you get ${formatChips(invite.gold)} gold.`),
+      el('div', { class: 'friend-row' }, field, copy),
+      el('p', { class: 'friend-invited', 'data-testid': 'friend-invited', 'data-invited': invite.invited, 'data-paid': invite.paid },
+        el('strong', {}, `${formatChips(invite.invited)} invited`), `, paid for ${formatChips(invite.paid)}`),
+      el('p', { class: 'muted small' }, `${formatChips(invite.gold)} gold each once they finish ${formatChips(invite.games)} games, for up to ${formatChips(invite.most)} friends.`));
   }
 
   function draw(me) {
@@ -48,7 +114,9 @@ export function renderProfile(root, ctx) {
       el('header', { class: 'profile-head' },
         el('h1', {}, me.name),
         el('p', { class: 'muted' }, 'Your place on the ladder: finished games in rooms of real chips earn clover points, and clover brings levels, titles and the rooms they open.')),
-      el('div', { class: 'profile-grid' }, levelCard(ladder), bonusCard(ladder), chipsCard(me, ladder), playCard(ladder)));
+      el('div', { class: 'profile-grid' }, levelCard(ladder), bonusCard(ladder), chipsCard(me, ladder), playCard(ladder)),
+      extraGrid);
+    drawExtras();
   }
 
   function levelCard(ladder) {
@@ -105,7 +173,9 @@ export function renderProfile(root, ctx) {
           el('dd', { 'data-testid': 'profile-rating', 'data-rating': rated ? ladder.rating : '' },
             rated ? String(ladder.rating) : el('span', { class: 'fact-note' }, `rated after ${RATED_AFTER} games (${Math.min(ladder.games, RATED_AFTER)} of ${RATED_AFTER})`)))),
       el('p', { class: 'muted small' }, 'Your rating is your average points per game, times 100: how well you play, not how much. Practice games do not count.'),
-      el('a', { class: 'btn btn-ghost btn-small', href: '#/leaderboard', 'data-testid': 'profile-leaderboard' }, 'See the leaderboards'));
+      el('div', { class: 'profile-links' },
+        el('a', { class: 'btn btn-ghost btn-small', href: '#/leaderboard', 'data-testid': 'profile-leaderboard' }, 'See the leaderboards'),
+        el('a', { class: 'btn btn-ghost btn-small', href: '#/league', 'data-testid': 'profile-league' }, 'Your league')));
   }
 
   // ---- the daily bonus ------------------------------------------------------------------
