@@ -170,7 +170,7 @@ export function renderLeague(root, ctx, key = null) {
     if (last) {
       standing.append(el('p', { class: `league-last outcome-${last.outcome}`, 'data-testid': 'league-last', 'data-outcome': last.outcome, 'data-season': last.season },
         el('span', { class: 'league-last-mark', 'aria-hidden': 'true' }, { up: '▲', down: '▼', out: '✕' }[last.outcome] || '●'),
-        lastText(last, me)));
+        el('span', { class: 'league-last-text' }, lastText(last, me))));
     }
   }
 
