@@ -23,11 +23,12 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Page, expect
+from test_web_ladder import fits_the_phone
 
+from conftest import DESKTOP, PHONE, SCREENSHOTS
 from rummyhall.economy import ladder, leagues, rollover
 from rummyhall.games.protocol import Standing
 from rummyhall.store.database import Database
-from test_web_ladder import fits_the_phone
 
 GAME = "rummy51"
 
@@ -106,7 +107,9 @@ def test_a_new_player_is_in_no_league_and_reads_every_leagues_rules(
     expect(section).to_have_attribute("data-league", "desert")
     season = leagues.season_of(int(time.time() * 1000))
     expect(page.get_by_test_id("league-season")).to_contain_text(f"Season {season} ends in")
-    expect(page.get_by_test_id("league-countdown")).to_have_text(re.compile(r"^\d+ (d \d+ h|h \d+ min|min \d+ s|s)$"))
+    expect(page.get_by_test_id("league-countdown")).to_have_text(
+        re.compile(r"^\d+ (d \d+ h|h \d+ min|min \d+ s|s)$")
+    )
     yours = page.get_by_test_id("league-yours")
     expect(yours).to_have_attribute("data-league", "")
     expect(yours).to_contain_text("Not in a league yet")
@@ -116,8 +119,12 @@ def test_a_new_player_is_in_no_league_and_reads_every_leagues_rules(
     expect(page.get_by_test_id("league-rule-up")).to_contain_text("From 6000 up")
     expect(page.get_by_test_id("league-rule-up")).to_contain_text("Tundra")
     expect(page.get_by_test_id("league-rule-down")).to_contain_text("Nobody goes down")
-    expect(page.get_by_test_id("league-rule-games")).to_contain_text("30 games this season to count")
-    expect(page.get_by_test_id("league-rule-prizes")).to_contain_text("1st 30 gold, 2nd 20 gold, 3rd 10 gold")
+    expect(page.get_by_test_id("league-rule-games")).to_contain_text(
+        "30 games this season to count"
+    )
+    expect(page.get_by_test_id("league-rule-prizes")).to_contain_text(
+        "1st 30 gold, 2nd 20 gold, 3rd 10 gold"
+    )
     expect(page.get_by_test_id("league-empty")).to_be_visible()
     expect(page.get_by_test_id("league-me")).to_be_hidden()  # not in this league: nothing pinned
     screenshot(page, "league-new")
@@ -239,6 +246,12 @@ def test_the_profile_lists_achievements_earned_with_their_gold(
     expect(page.get_by_test_id("friend-invited")).to_have_text("0 invited, paid for 0")
     card.scroll_into_view_if_needed()
     screenshot(page, "profile-achievements")
+    page.set_viewport_size(PHONE)  # the phone's picture of the card itself, not of the page's top
+    card.scroll_into_view_if_needed()
+    page.evaluate("(y) => window.scrollBy(0, y)", card.bounding_box()["y"] - 60)
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(SCREENSHOTS / "profile-achievements-phone.png"))
+    page.set_viewport_size(DESKTOP)
     assert fits_the_phone(page) == []
     assert page.js_errors == []  # type: ignore[attr-defined]
 
@@ -269,7 +282,7 @@ def test_a_friend_signs_up_through_the_invite_link(
     screenshot(friend, "join")
     friend.get_by_test_id("signin-name").fill("league-eli")
     friend.get_by_test_id("signin-password").fill("correct horse 1")
-    friend.get_by_test_id("signin-register").click()
+    friend.get_by_test_id("signin-password").press("Enter")  # a join link's form signs up
     friend.get_by_test_id("lobby").wait_for()
     expect(friend).to_have_url(re.compile(r"/#/$"))
     # signed in, the link just leads to the lobby

@@ -382,16 +382,23 @@ function renderSignIn(hash) {
     if (invitedBy && path === '/api/register') body.invited_by = invitedBy;
     signIn(path, body);
   };
-  const login = el('button', { class: 'btn btn-primary', type: 'submit', 'data-testid': 'signin-login' }, 'Log in');
-  const register = el('button', { class: 'btn', type: 'button', 'data-testid': 'signin-register', onclick: (e) => { password.autocomplete = 'new-password'; withCredentials('/api/register')(e); } }, 'Sign up');
+  // A join link is for signing up: Sign up is the main button there (and Enter's).
+  const registerWith = (event) => { password.autocomplete = 'new-password'; withCredentials('/api/register')(event); };
+  const login = invitedBy
+    ? el('button', { class: 'btn', type: 'button', 'data-testid': 'signin-login', onclick: withCredentials('/api/login') }, 'Log in')
+    : el('button', { class: 'btn btn-primary', type: 'submit', 'data-testid': 'signin-login' }, 'Log in');
+  const register = invitedBy
+    ? el('button', { class: 'btn btn-primary', type: 'submit', 'data-testid': 'signin-register' }, 'Sign up')
+    : el('button', { class: 'btn', type: 'button', 'data-testid': 'signin-register', onclick: registerWith }, 'Sign up');
   const guest = el('button', { class: 'btn btn-ghost', type: 'button', 'data-testid': 'signin-guest', onclick: () => signIn('/api/guest') }, 'Play as a guest');
   const guestNote = el('p', { class: 'muted small guest-note' }, 'Guests play with free practice chips in the practice rooms. Sign up to play for real chips as well.');
   buttons.push(login, register, guest);
-  const form = el('form', { class: 'signin-form', onsubmit: withCredentials('/api/login'), novalidate: true },
+  if (invitedBy) password.autocomplete = 'new-password';
+  const form = el('form', { class: 'signin-form', onsubmit: invitedBy ? registerWith : withCredentials('/api/login'), novalidate: true },
     el('label', { for: 'signin-name' }, 'Name'), name,
     el('label', { for: 'signin-password' }, 'Password'), password,
     error,
-    el('div', { class: 'signin-buttons' }, login, register),
+    el('div', { class: 'signin-buttons' }, ...(invitedBy ? [register, login] : [login, register])),
     el('div', { class: 'divider' }, el('span', {}, 'or')),
     guest, guestNote);
   const fan = el('div', { class: 'hero-fan', 'aria-hidden': 'true' },

@@ -237,10 +237,11 @@ export function renderLeague(root, ctx, key = null) {
       el('li', { class: 'rule-down', 'data-testid': 'league-rule-down' }, el('span', { class: 'rule-mark', 'aria-hidden': 'true' }, '▼'), down),
       el('li', { class: 'rule-games', 'data-testid': 'league-rule-games' }, el('span', { class: 'rule-mark', 'aria-hidden': 'true' }, '#'), games),
       el('li', { class: 'rule-prizes', 'data-testid': 'league-rule-prizes' }, el('span', { class: 'rule-mark', 'aria-hidden': 'true' }, '★'), prizes));
-    clear(legend).append(
-      above ? el('span', { class: 'legend-up' }, 'promotion zone') : null,
-      below ? el('span', { class: 'legend-down' }, 'relegation zone') : null,
-      el('span', { class: 'legend-short' }, `short of ${answer.min_games} games`));
+    clear(legend).append(...[
+      above ? el('span', { class: 'legend-up' }, `promotion zone: up to ${above}`) : null,
+      below ? el('span', { class: 'legend-down' }, `relegation zone: down to ${below}`) : null,
+      el('span', { class: 'legend-short' }, `short of ${answer.min_games} games: not placed yet`),
+    ].filter(Boolean));
   }
 
   // Each line's zone, by the league's rule; the places count only qualified lines.
@@ -288,9 +289,11 @@ export function renderLeague(root, ctx, key = null) {
       el('td', { class: 'col-name' },
         el('span', { class: 'board-name' }, line.name),
         you ? el('span', { class: 'badge badge-me' }, 'you') : null,
-        zone ? el('span', { class: `zone-tag zone-tag-${zone}`, title: zoneWords[zone] },
-          el('span', { 'aria-hidden': 'true' }, { up: '▲', down: '▼', short: '…' }[zone]),
-          el('span', { class: 'sr-only' }, ` ${zoneWords[zone]}`)) : null),
+        zone === 'short'
+          ? el('span', { class: 'zone-tag zone-tag-short', title: zoneWords.short }, `${answer.min_games - line.games} more games`)
+          : zone ? el('span', { class: `zone-tag zone-tag-${zone}`, title: zoneWords[zone] },
+            el('span', { 'aria-hidden': 'true' }, zone === 'up' ? '▲' : '▼'),
+            el('span', { class: 'sr-only' }, ` ${zoneWords[zone]}`)) : null),
       el('td', { class: 'col-num col-rating' }, String(line.rating)),
       el('td', { class: 'col-num' }, formatChips(line.games)),
       el('td', { class: 'col-num' }, formatChips(line.firsts)));
