@@ -145,6 +145,9 @@ def test_a_new_player_is_in_no_league_and_reads_every_leagues_rules(
     )
     # a phone picks the league from a list
     page.set_viewport_size({"width": 390, "height": 844})
+    page.get_by_test_id("nav-more").click()  # the top bar's menu holds Leagues too
+    expect(page.get_by_test_id("nav-league")).to_be_visible()
+    page.keyboard.press("Escape")
     page.get_by_test_id("league-select").select_option("oasis")
     expect(section).to_have_attribute("data-league", "oasis")
     expect(page.get_by_test_id("league-rule-up")).to_contain_text("Top 5 go up to Forest")
