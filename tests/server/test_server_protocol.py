@@ -556,6 +556,11 @@ async def _bad_cursor(kit: Kit) -> Seen:
     return await _http(client.request("GET", "/api/leaderboard?after=not-a-cursor"))
 
 
+async def _unknown_league(kit: Kit) -> Seen:
+    client = await kit.guest()
+    return await _http(client.request("GET", "/api/league?league=moon"))
+
+
 async def _internal(kit: Kit) -> Seen:
     """A bug, planted: the lobby fails with an exception nobody expected."""
 
@@ -644,6 +649,7 @@ PROVOKE: dict[str | int, Callable[[Kit], Coroutine[Any, Any, Seen]]] = {
     "bonus_claimed": _bonus_claimed,
     "unknown_board": _unknown_board,
     "bad_cursor": _bad_cursor,
+    "unknown_league": _unknown_league,
     "internal": _internal,
     "bad_action": lambda kit: _game(kit, "mover", "fly away"),
     "not_your_turn": lambda kit: _game(kit, "other", "chaal"),
