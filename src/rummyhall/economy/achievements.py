@@ -14,12 +14,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, Select, func, literal, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
+from rummyhall.economy.bulk import Transfer
 from rummyhall.economy.ledger import GOLD
-from rummyhall.store.models import AchievementModel, InviteModel, dialect_insert, table, utcnow
+from rummyhall.store.models import (
+    AchievementModel,
+    InviteModel,
+    UTCDateTime,
+    dialect_insert,
+    table,
+    utcnow,
+)
 
 _ACHIEVEMENTS: Final = table(AchievementModel)
 _INVITES: Final = table(InviteModel)
@@ -68,6 +76,32 @@ def award(conn: Connection, account_id: int, key: str) -> Achievement | None:
         kind="achievement", memo={"account": account_id, "achievement": key},
     )  # fmt: skip
     return achievement
+
+
+def award_many(conn: Connection, accounts: Select[tuple[int]], key: str) -> list[Transfer]:
+    """:func:`award` for every account ``accounts`` selects (a season's promotions), in one
+    statement; the gold as transfers for the caller to write in one batch
+    (:func:`rummyhall.economy.bulk.write_transfers`), for the accounts that did not have it."""
+    achievement = _BY_KEY[key]
+    chosen = accounts.subquery()
+    awarded = conn.execute(
+        dialect_insert(conn, _ACHIEVEMENTS)
+        .from_select(
+            ["account_id", "key", "earned_at"],
+            select(chosen.c[0], literal(key), literal(utcnow(), UTCDateTime())).where(true()),
+        )
+        .on_conflict_do_nothing(index_elements=["account_id", "key"])
+        .returning(_ACHIEVEMENTS.c.account_id)
+    ).scalars()
+    return [
+        Transfer(
+            f"achievement:{account}:{key}",
+            [(GOLD.mint, -achievement.gold), (GOLD.wallet(account), achievement.gold)],
+            "achievement",
+            {"account": account, "achievement": key},
+        )
+        for account in awarded
+    ]
 
 
 def reward_inviter(conn: Connection, invitee_id: int, games: int) -> int | None:

@@ -18,7 +18,8 @@ from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from rummyhall.economy import achievements, leagues, ledger
+from rummyhall.economy import achievements, leagues
+from rummyhall.economy.bulk import Transfer, write_transfers
 from rummyhall.economy.ledger import GOLD
 from rummyhall.economy.levels import level_for
 from rummyhall.economy.tiers import TIERS
@@ -140,19 +141,26 @@ def roll_season(
     gone = [o.account_id for o in outcomes if o.to is None]
     for start in range(0, len(gone), 500):
         conn.execute(delete(_PLAYERS).where(_PLAYERS.c.account_id.in_(gone[start : start + 500])))
-    for outcome in outcomes:
-        if outcome.outcome == leagues.UP:
-            achievements.award(conn, outcome.account_id, "promoted")
+    # The gold of the season (prizes, and the achievement of a first promotion) in one batch:
+    # a season moves tens of thousands of players, and a transfer each would take a minute.
+    promoted = select(_OUTCOMES.c.account_id).where(
+        _OUTCOMES.c.season == season, _OUTCOMES.c.outcome == leagues.UP
+    )
+    gold = achievements.award_many(conn, promoted, "promoted")
     prizes = 0
     for outcome in outcomes:
         if outcome.prize:
-            ledger.transfer_on(
-                conn, f"league:{season}:{outcome.account_id}",
-                [(GOLD.mint, -outcome.prize), (GOLD.wallet(outcome.account_id), outcome.prize)],
-                kind="league_prize",
-                memo={"account": outcome.account_id, "season": season, "place": outcome.place},
-            )  # fmt: skip
+            gold.append(
+                Transfer(
+                    f"league:{season}:{outcome.account_id}",
+                    [(GOLD.mint, -outcome.prize), (GOLD.wallet(outcome.account_id), outcome.prize)],
+                    "league_prize",
+                    {"account": outcome.account_id, "season": season, "place": outcome.place},
+                )
+            )
             prizes += outcome.prize
+    if gold:
+        write_transfers(conn, gold)
     conn.execute(update(_SEASONS).where(_SEASONS.c.season == season).values(players=len(outcomes)))
     return Rolled(season, len(outcomes), moved, prizes)
 
