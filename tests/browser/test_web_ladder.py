@@ -12,131 +12,19 @@ own (Playwright's sync API holds this thread's event loop); screenshots: ``profi
 
 from __future__ import annotations
 
-import asyncio
 import re
-import threading
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable
 from typing import Any
 
-import httpx
+from ladder_kit import SEEDED_GAME, fits_the_phone, lose_chips, me, record_games, register
 from playwright.sync_api import Page, expect
 
 from conftest import PHONE, wait_until
-from rummyhall.economy import achievements, ladder, ledger
+from rummyhall.economy import achievements
 from rummyhall.games.protocol import Standing
-from rummyhall.store.database import Database
 
 ROOM = "indian13-classic-points-1-2p"  # a Desert room of real chips (x1.0), two seats
-SEEDED_GAME = "rummy51"
-
-
-# ---- writing to the server's database ---------------------------------------------------------
-
-
-def _in_thread(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(work())
-        except BaseException as error:  # re-raised in the test's thread
-            failure.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-
-
-def record_games(
-    database_url: str,
-    games: Sequence[tuple[int, Standing]],
-    *,
-    game: str = SEEDED_GAME,
-    multiplier_tenths: int = 10,
-) -> None:
-    """One finished game of a real room per (account, standing), through the ladder's own path:
-    clover, level rewards and the lines of the overall board, the game's and this month's."""
-    at_ms = int(time.time() * 1000)
-
-    async def write() -> None:
-        db = await Database.open(database_url, migrate=False)
-        try:
-            async with db.transaction() as session:
-                await session.run_sync(
-                    lambda sync: [
-                        ladder.record_game(
-                            sync.connection(), game=game, multiplier_tenths=multiplier_tenths,
-                            at_ms=at_ms, players=[(account, standing)],
-                        )
-                        for account, standing in games
-                    ]
-                )  # fmt: skip
-        finally:
-            await db.close()
-
-    _in_thread(write)
-
-
-def lose_chips(database_url: str, account_id: int, chips: int) -> None:
-    """Real chips lost to the house, as at a table."""
-
-    async def lose() -> None:
-        db = await Database.open(database_url, migrate=False)
-        try:
-            async with db.transaction() as session:
-                await ledger.transfer(
-                    session,
-                    f"ladder-test-lost:{account_id}",
-                    [(ledger.CHIPS.wallet(account_id), -chips), (ledger.CHIPS.house, chips)],
-                    kind="test",
-                )
-        finally:
-            await db.close()
-
-    _in_thread(lose)
-
-
-def me(page: Page, page_api: Callable[..., Any]) -> Any:
-    answer = page_api(page, "GET", "/api/me")
-    assert answer["status"] == 200, answer
-    return answer["body"]
-
-
-def fits_the_phone(page: Page) -> list[str]:
-    """What is wrong at 390 px: sideways scrolling (of the page or of a leaderboard's table), a
-    top bar part off the screen or over another one."""
-    before = page.viewport_size
-    page.set_viewport_size(PHONE)
-    try:
-        return page.evaluate(  # type: ignore[no-any-return]
-            """() => {
-                const problems = [];
-                if (document.documentElement.scrollWidth > window.innerWidth + 1)
-                    problems.push(`scrolls sideways: ${document.documentElement.scrollWidth}`);
-                for (const box of document.querySelectorAll('.board-scroll'))
-                    if (box.scrollWidth > box.clientWidth + 1)
-                        problems.push(`the board scrolls sideways: ${box.scrollWidth}`);
-                const parts = [...document.querySelectorAll(
-                    '.topbar .nav > .nav-link, .topbar .nav-more, .topbar .who > *')]
-                    .filter((node) => node.getBoundingClientRect().width > 0);
-                const boxes = parts.map((node) => [node, node.getBoundingClientRect()]);
-                for (const [node, box] of boxes) {
-                    if (box.left < -1 || box.right > window.innerWidth + 1)
-                        problems.push(`${node.className} off the screen`);
-                }
-                boxes.forEach(([a, one], i) => boxes.slice(i + 1).forEach(([b, two]) => {
-                    const x = Math.min(one.right, two.right) - Math.max(one.left, two.left);
-                    const y = Math.min(one.bottom, two.bottom) - Math.max(one.top, two.top);
-                    if (x > 1 && y > 1) problems.push(`${a.className} over ${b.className}`);
-                }));
-                return problems;
-            }"""
-        )
-    finally:
-        page.set_viewport_size(before or {"width": 1366, "height": 768})
 
 
 # ---- the profile and the daily bonus ------------------------------------------------------
@@ -332,14 +220,6 @@ def test_a_new_player_is_not_rated_yet_and_every_board_has_a_tab(
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
-def _register(url: str, name: str) -> int:
-    answer = httpx.post(
-        f"{url}/api/register", json={"name": name, "password": "correct horse 1"}, timeout=30
-    )
-    assert answer.status_code == 201, answer.text
-    return int(answer.json()["id"])
-
-
 def test_rated_boards_page_with_more_and_keep_your_own_line(
     page: Page,
     sign_up: Callable[..., None],
@@ -349,7 +229,7 @@ def test_rated_boards_page_with_more_and_keep_your_own_line(
 ) -> None:
     # 24 rated players (24 games each, k of them won: ratings 6500 + 62.5 k) and you, rated
     # last: 21 games in fourth place, 35 points each, so 3500.
-    others = [_register(server.url, f"rated-{k:02d}") for k in range(24)]
+    others = [register(server.url, f"rated-{k:02d}") for k in range(24)]
     sign_up(page, "ladder-dee")
     mine = int(me(page, page_api)["id"])
     games = [

@@ -14,86 +14,17 @@ player of the module's server, so it runs last. Screenshots: ``league``, ``leagu
 
 from __future__ import annotations
 
-import asyncio
 import re
-import threading
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable
 from typing import Any
 
-import httpx
+from ladder_kit import fits_the_phone, in_database, me, record_games, register
 from playwright.sync_api import Page, expect
-from test_web_ladder import fits_the_phone
 
 from conftest import DESKTOP, PHONE, SCREENSHOTS
-from rummyhall.economy import ladder, leagues, rollover
+from rummyhall.economy import leagues, rollover
 from rummyhall.games.protocol import Standing
-from rummyhall.store.database import Database
-
-GAME = "rummy51"
-
-
-def _in_thread(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(work())
-        except BaseException as error:  # re-raised in the test's thread
-            failure.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-
-
-def _write(database_url: str, job: Callable[[Any], Any]) -> None:
-    async def write() -> None:
-        db = await Database.open(database_url, migrate=False)
-        try:
-            async with db.transaction() as session:
-                await session.run_sync(lambda sync: job(sync.connection()))
-        finally:
-            await db.close()
-
-    _in_thread(write)
-
-
-def record_games(
-    database_url: str,
-    games: Sequence[tuple[int, Standing]],
-    *,
-    tier: str | None = "desert",
-    at_ms: int | None = None,
-) -> None:
-    """One finished game of a Desert room (x1.0) per (account, standing), at ``at_ms`` (now)."""
-    at = at_ms if at_ms is not None else int(time.time() * 1000)
-
-    def job(conn: Any) -> None:
-        for account, standing in games:
-            ladder.record_game(
-                conn, game=GAME, multiplier_tenths=10, at_ms=at,
-                players=[(account, standing)], tier=tier,
-            )  # fmt: skip
-
-    _write(database_url, job)
-
-
-def _register(url: str, name: str) -> int:
-    answer = httpx.post(
-        f"{url}/api/register", json={"name": name, "password": "correct horse 1"}, timeout=30
-    )
-    assert answer.status_code == 201, answer.text
-    return int(answer.json()["id"])
-
-
-def _me(page: Page, page_api: Callable[..., Any]) -> Any:
-    answer = page_api(page, "GET", "/api/me")
-    assert answer["status"] == 200, answer
-    return answer["body"]
-
 
 # ---- the league page -------------------------------------------------------------------------
 
@@ -169,10 +100,10 @@ def test_your_desert_line_is_highlighted_and_the_zones_follow_the_rules(
     # ratings: top 8000 (30 firsts), you 6500 (32 seconds), mid 5000 (30 thirds), short 8000
     # but only 25 games, low 3500 (40 fourths): Desert promotes from 6000 with 30 games
     top, mid, short, low = (
-        _register(server.url, f"league-{name}") for name in ("top", "mid", "short", "low")
+        register(server.url, f"league-{name}") for name in ("top", "mid", "short", "low")
     )
     sign_up(page, "league-bea")
-    mine = int(_me(page, page_api)["id"])
+    mine = int(me(page, page_api)["id"])
     record_games(
         server.database_url,
         [(top, Standing(place=1))] * 30
@@ -180,6 +111,7 @@ def test_your_desert_line_is_highlighted_and_the_zones_follow_the_rules(
         + [(mid, Standing(place=3))] * 30
         + [(short, Standing(place=1))] * 25
         + [(low, Standing(place=4))] * 40,
+        tier="desert",
     )
     page.get_by_test_id("nav-league").click()
     expect(page.get_by_test_id("league-yours")).to_have_attribute("data-league", "desert")
@@ -234,7 +166,7 @@ def test_the_profile_lists_achievements_earned_with_their_gold(
     expect(card).to_have_attribute("data-earned", "0")
     expect(page.get_by_test_id("achievement-first_game")).to_have_attribute("data-earned", "false")
 
-    mine = int(_me(page, page_api)["id"])
+    mine = int(me(page, page_api)["id"])
     record_games(server.database_url, [(mine, Standing(place=1))], tier=None)
     page.reload()
     expect(card).to_have_attribute("data-earned", "2")
@@ -321,14 +253,14 @@ def test_last_seasons_promotion_is_told_at_the_top(
     screenshot: Callable[..., Any],
 ) -> None:
     sign_up(page, "league-gus")
-    mine = int(_me(page, page_api)["id"])
+    mine = int(me(page, page_api)["id"])
     # two seasons ago (the server settles the last one itself when it starts): 30 firsts in the
     # Desert, rating 8000, and the clover of 30 games opens the Tundra room (level 6)
     past = leagues.season_of(int(time.time() * 1000)) - 2
     at = leagues.season_start_ms(past) + 3_600_000
-    record_games(server.database_url, [(mine, Standing(place=1))] * 30, at_ms=at)
+    record_games(server.database_url, [(mine, Standing(place=1))] * 30, tier="desert", at_ms=at)
     settled: list[Any] = []
-    _write(server.database_url, lambda conn: settled.append(rollover.roll_season(conn, past)))
+    in_database(server.database_url, lambda conn: settled.append(rollover.roll_season(conn, past)))
     assert settled[0] is not None
 
     page.get_by_test_id("nav-league").click()

@@ -18,6 +18,11 @@ import { el, formatChips } from './ui.js';
 export const RATED_AFTER = 20; // games before a rating shows (docs/rules/room.md#rating)
 const LEVELUP_MS = 12000;
 
+// A rank on a board or a league table; the first three get a medal's colour.
+export function rankBadge(rank) {
+  return el('span', { class: `rank${rank <= 3 ? ` rank-${rank}` : ''}` }, String(rank));
+}
+
 export function withArticle(title) {
   return `${/^[aeiou]/i.test(title) ? 'an' : 'a'} ${title}`;
 }

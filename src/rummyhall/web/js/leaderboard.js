@@ -15,7 +15,7 @@
 //   pinned under the table: data-rank, empty before a rating), board-error
 
 import { gameList } from './games/registry.js';
-import { RATED_AFTER, berlinMonth, monthName } from './ladder.js';
+import { RATED_AFTER, berlinMonth, monthName, rankBadge } from './ladder.js';
 
 const PAGE = 20;
 
@@ -118,10 +118,6 @@ export function renderLeaderboard(root, ctx, board = 'all') {
     more.hidden = !state.next;
     more.disabled = false;
     drawMine(me, own);
-  }
-
-  function rankBadge(rank) {
-    return el('span', { class: `rank${rank <= 3 ? ` rank-${rank}` : ''}` }, String(rank));
   }
 
   // Your own line: in the table (highlighted there), else pinned here.

@@ -26,7 +26,7 @@
 //   league, empty: it opens when enough players reach it), league-more, league-me (your line
 //   pinned under the table: data-rank, empty before a rating), league-error
 
-import { RATED_AFTER } from './ladder.js';
+import { RATED_AFTER, rankBadge } from './ladder.js';
 
 const PAGE = 50;
 
@@ -310,10 +310,6 @@ export function renderLeague(root, ctx, key = null) {
     more.hidden = !state.next;
     more.disabled = false;
     drawMine(me, own);
-  }
-
-  function rankBadge(rank) {
-    return el('span', { class: `rank${rank <= 3 ? ` rank-${rank}` : ''}` }, String(rank));
   }
 
   // Your line when the table does not show it: only in the league you play in.
