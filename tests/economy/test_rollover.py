@@ -106,6 +106,20 @@ async def season_end(db: Database, other: Database) -> None:
         report = await audit(session)
     assert report.ok, report.problems
 
+    # A player inactive in the lowest league who plays just after the season's end, before its
+    # rollover runs, stays in the tables: back in play at once.
+    late = SEASON + 1
+    async with db.transaction() as session:
+        back = (await accounts.register(session, "back", "long password")).id
+    await play(db, back, win, 1, "desert", at=leagues.season_start_ms(late - 1))
+    await play(db, back, win, 1, "desert", at=leagues.season_start_ms(late + 1) + 60_000)
+    rolled = await rollover.roll_ended(db, leagues.season_start_ms(late + 1) + 120_000)
+    assert [r.season for r in rolled] == [late]
+    async with db.read() as session:
+        outcome = await session.get(LeagueOutcomeModel, (late, back))
+        assert outcome is not None and outcome.outcome == leagues.OUT
+    assert (await leagues_now(db))[back] == "desert"
+
     # A player out of the tables who plays again starts in the lowest league.
     await play(db, ids["gone"], win, 1, "tundra", at=AFTER)
     assert (await leagues_now(db))[ids["gone"]] == "desert"

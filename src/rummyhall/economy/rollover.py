@@ -138,7 +138,14 @@ def roll_season(
                 if o.to is not None
             ],
         )
-    gone = [o.account_id for o in outcomes if o.to is None]
+    # Out of the tables, unless they have played already in the new season (a game just after
+    # midnight, before this ran): back in play, they restart in the lowest league at once.
+    back = set(
+        conn.execute(
+            select(_LINES.c.account_id).where(_LINES.c.board.like(f"league:{season + 1}:%"))
+        ).scalars()
+    )
+    gone = [o.account_id for o in outcomes if o.to is None and o.account_id not in back]
     for start in range(0, len(gone), 500):
         conn.execute(delete(_PLAYERS).where(_PLAYERS.c.account_id.in_(gone[start : start + 500])))
     # The gold of the season (prizes, and the achievement of a first promotion) in one batch:
