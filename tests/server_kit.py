@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,12 +20,14 @@ from typing import Any
 import httpx
 import uvicorn
 from fastapi import FastAPI
+from sqlalchemy.orm import Session
 
 from rummyhall import catalog
 from rummyhall.bots import Bot
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy import ladder, progression
 from rummyhall.economy.flows import attribute
+from rummyhall.economy.ladder import LevelUp
 from rummyhall.economy.levels import clover_at
 from rummyhall.economy.rooms import Rooms
 from rummyhall.games.protocol import Deal, Standing, game_class
@@ -112,22 +114,45 @@ def lift(level: int) -> tuple[Standing, int]:
     return win, -(-clover_at(level) * 10 // progression.game_points(win))
 
 
+async def record_games(
+    db: Database,
+    games: Sequence[tuple[int, Standing]],
+    *,
+    at_ms: int,
+    game: str = "rummy51",
+    multiplier_tenths: int = 10,
+    tier: str | None = None,
+) -> list[LevelUp]:
+    """Finished games, one per (account, standing), through the ladder's own path
+    (:func:`rummyhall.economy.ladder.record_game`) in one transaction; the level-ups."""
+
+    def write(sync: Session) -> list[LevelUp]:
+        return [
+            up
+            for account, standing in games
+            for up in ladder.record_game(
+                sync.connection(),
+                game=game,
+                multiplier_tenths=multiplier_tenths,
+                at_ms=at_ms,
+                players=[(account, standing)],
+                tier=tier,
+            )
+        ]
+
+    async with db.transaction() as session:
+        return await session.run_sync(write)
+
+
 async def promote(server: Running, account_id: int, level: int) -> None:
     """Lift a player to ``level`` through the ladder's own path: one won game, outside every
     room (``game="promotion"``, at time 0), worth the clover that reaches it (a test's shortcut
     to the rooms a level opens)."""
     win, multiplier = lift(level)
-    db: Database = server.app.state.db
-    async with db.transaction() as session:
-        await session.run_sync(
-            lambda sync: ladder.record_game(
-                sync.connection(),
-                game="promotion",
-                multiplier_tenths=multiplier,
-                at_ms=0,
-                players=[(account_id, win)],
-            )
-        )
+    await record_games(
+        server.app.state.db, [(account_id, win)], at_ms=0, game="promotion",
+        multiplier_tenths=multiplier,
+    )  # fmt: skip
 
 
 def free_port() -> int:

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlalchemy import Connection, select
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 
-from rummyhall.economy import ladder, leagues, rollover
+from rummyhall.economy import leagues, rollover
 from rummyhall.economy.audit import audit
 from rummyhall.economy.ledger import GOLD, balance
 from rummyhall.games.protocol import Standing
 from rummyhall.store import accounts
 from rummyhall.store.database import Database
 from rummyhall.store.models import LeagueOutcomeModel, LeaguePlayerModel
+from server_kit import record_games
 
 SEASON = 40
 IN_SEASON = leagues.season_start_ms(SEASON) + 3_600_000
@@ -25,16 +25,7 @@ AFTER = leagues.season_start_ms(SEASON + 1) + 1
 
 async def play(db: Database, account: int, standing: Standing, games: int, tier: str,
                at: int = IN_SEASON) -> None:  # fmt: skip
-    def run(sync: Session) -> None:
-        conn: Connection = sync.connection()
-        for _ in range(games):
-            ladder.record_game(
-                conn, game="rummy51", multiplier_tenths=10, at_ms=at,
-                players=[(account, standing)], tier=tier,
-            )  # fmt: skip
-
-    async with db.transaction() as session:
-        await session.run_sync(run)
+    await record_games(db, [(account, standing)] * games, at_ms=at, tier=tier)
 
 
 async def leagues_now(db: Database) -> dict[int, str]:

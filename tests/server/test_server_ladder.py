@@ -23,7 +23,15 @@ from rummyhall.games.protocol import JSON, Standing, replay
 from rummyhall.server.clock import FakeClock
 from rummyhall.store.database import Database
 from rummyhall.store.models import AccountModel, BoardLineModel, ProgressModel
-from server_kit import Player, fast_settings, promote, record_nets, running, watch_table
+from server_kit import (
+    Player,
+    fast_settings,
+    promote,
+    record_games,
+    record_nets,
+    running,
+    watch_table,
+)
 
 RUMMY51 = "rummy51-10-4p"
 
@@ -161,16 +169,7 @@ async def test_level_ups_pay_gold_once(db_url: str, tmp_path: Path) -> None:
         games = -(-clover_at(3) // progression.clover(win, 10))
         level_ups = []
         for _ in range(games):
-            async with db.transaction() as session:
-                level_ups += await session.run_sync(
-                    lambda sync: ladder.record_game(
-                        sync.connection(),
-                        game="rummy51",
-                        multiplier_tenths=10,
-                        at_ms=1_790_000_000_000,
-                        players=[(me["id"], win)],
-                    )
-                )
+            level_ups += await record_games(db, [(me["id"], win)], at_ms=1_790_000_000_000)
         assert [(up.before, up.level) for up in level_ups] == [(1, 2), (2, 3)]
         ladder_json = await client.request("GET", "/api/me")
         assert ladder_json["ladder"]["level"] == 3
@@ -210,18 +209,12 @@ async def test_leaderboards_page_in_rank_order_with_your_own_line(
             for n, account in enumerate(ids):
                 count = 19 if n == 6 else 20 + n % 3
                 played[account] = [Standing(place=1 if g < n else 3) for g in range(count)]
-            async with db.transaction() as session:
-                for account, standings in played.items():
-                    for standing in standings:
-                        await session.run_sync(
-                            lambda sync, a=account, s=standing: ladder.record_game(
-                                sync.connection(),
-                                game="patti",
-                                multiplier_tenths=10,
-                                at_ms=1_790_000_000_000,
-                                players=[(a, s)],
-                            )
-                        )
+            await record_games(
+                db,
+                [(account, standing) for account, games in played.items() for standing in games],
+                at_ms=1_790_000_000_000,
+                game="patti",
+            )
             expected = sorted(
                 (
                     (progression.rating(sum(map(progression.rating_points, s)), len(s)), len(s), a)
@@ -302,18 +295,7 @@ async def test_the_league_table_and_the_season_rolling_over_on_the_servers_clock
         assert [league["key"] for league in before["leagues"]] == list(leagues.LEAGUES)
         db: Database = server.app.state.db
         win = Standing(place=1, cards_thrown=15, opened=True)
-        async with db.transaction() as session:
-            for _ in range(30):
-                await session.run_sync(
-                    lambda sync: ladder.record_game(
-                        sync.connection(),
-                        game="rummy51",
-                        multiplier_tenths=10,
-                        at_ms=clock.now(),
-                        players=[(me["id"], win)],
-                        tier="desert",
-                    )
-                )
+        await record_games(db, [(me["id"], win)] * 30, at_ms=clock.now(), tier="desert")
         table = await client.request("GET", "/api/league")
         assert table["yours"] == "desert"
         assert [line["name"] for line in table["lines"]] == ["leaguer"]
@@ -344,17 +326,7 @@ async def test_achievements_and_an_invitation_pay_gold_once(db_url: str, tmp_pat
         db: Database = server.app.state.db
 
         async def games(account: int, standing: Standing, count: int) -> None:
-            async with db.transaction() as session:
-                for _ in range(count):
-                    await session.run_sync(
-                        lambda sync: ladder.record_game(
-                            sync.connection(),
-                            game="patti",
-                            multiplier_tenths=10,
-                            at_ms=clock.now(),
-                            players=[(account, standing)],
-                        )
-                    )
+            await record_games(db, [(account, standing)] * count, at_ms=clock.now(), game="patti")
 
         async with RoomClient(server.url) as host, RoomClient(server.url) as friend:
             me = await host.register("host", "correct horse battery")

@@ -465,6 +465,24 @@ def _board(name: str) -> str:
     return name
 
 
+async def _board_page(
+    session: AsyncSession, board: str, account: Account | None, after: str | None, limit: int
+) -> JSON:
+    """A page of ``board`` as the API answers it: ``lines``, ``next`` (the cursor of the next
+    page, None on the last) and ``me`` (the signed-in player's own line)."""
+    try:
+        lines = await boards.page(session, board, after=after, limit=limit)
+    except boards.BadCursor as error:
+        raise RoomError(error.code, str(error), 400) from error
+    mine = None if account is None else await boards.line(session, board, account.id)
+    full = len(lines) == max(1, min(boards.PAGE_MAX, limit))
+    return {
+        "lines": [found.to_json() for found in lines],
+        "next": lines[-1].cursor if lines and full else None,
+        "me": None if mine is None else mine.to_json(),
+    }
+
+
 @router.get("/leaderboard")
 async def leaderboard(
     request: Request, board: str = ladder.ALL, after: str | None = None, limit: int = 20
@@ -476,20 +494,9 @@ async def leaderboard(
     name = _board(board)
     account = await account_of(_db(request), _settings(request), request.cookies)
     async with _db(request).read() as session:
-        try:
-            lines = await boards.page(session, name, after=after, limit=limit)
-        except boards.BadCursor as error:
-            raise RoomError(error.code, str(error), 400) from error
-        mine = None if account is None else await boards.line(session, name, account.id)
+        page = await _board_page(session, name, account, after, limit)
         rated = await boards.rated(session, name)
-    full = len(lines) == max(1, min(boards.PAGE_MAX, limit))
-    return {
-        "board": name,
-        "rated": rated,
-        "lines": [found.to_json() for found in lines],
-        "next": lines[-1].cursor if lines and full else None,
-        "me": None if mine is None else mine.to_json(),
-    }
+    return {"board": name, "rated": rated, **page}
 
 
 @router.get("/league")
@@ -508,12 +515,7 @@ async def league(
         if shown not in leagues.LEAGUES:
             raise RoomError("unknown_league", f"there is no league {shown!r}", 404)
         board = leagues.league_board(season, shown)
-        try:
-            lines = await boards.page(session, board, after=after, limit=limit)
-        except boards.BadCursor as error:
-            raise RoomError(error.code, str(error), 400) from error
-        mine = None if account is None else await boards.line(session, board, account.id)
-    full = len(lines) == max(1, min(boards.PAGE_MAX, limit))
+        page = await _board_page(session, board, account, after, limit)
     rules = _settings(request).league_rules
     return {
         "season": season,
@@ -525,9 +527,7 @@ async def league(
         ],
         "league": shown,
         "board": board,
-        "lines": [found.to_json() for found in lines],
-        "next": lines[-1].cursor if lines and full else None,
-        "me": None if mine is None else mine.to_json(),
+        **page,
         "yours": None if standing is None else standing.league,
         "last": None if standing is None or standing.last is None else standing.last,
     }

@@ -23,6 +23,18 @@ export function rankBadge(rank) {
   return el('span', { class: `rank${rank <= 3 ? ` rank-${rank}` : ''}` }, String(rank));
 }
 
+// Your own ranked line, pinned under a board or a league table that does not show it.
+export function ownPlace(line) {
+  return [
+    el('span', { class: 'board-me-label' }, 'Your place'),
+    el('span', { class: 'rank' }, `#${line.rank}`),
+    el('span', { class: 'board-name' }, line.name),
+    el('span', { class: 'board-me-fact' }, `rating ${line.rating}`),
+    el('span', { class: 'board-me-fact' }, `${formatChips(line.games)} games`),
+    el('span', { class: 'board-me-fact' }, `${formatChips(line.firsts)} firsts`),
+  ];
+}
+
 export function withArticle(title) {
   return `${/^[aeiou]/i.test(title) ? 'an' : 'a'} ${title}`;
 }

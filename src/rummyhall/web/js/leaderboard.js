@@ -15,7 +15,7 @@
 //   pinned under the table: data-rank, empty before a rating), board-error
 
 import { gameList } from './games/registry.js';
-import { RATED_AFTER, berlinMonth, monthName, rankBadge } from './ladder.js';
+import { RATED_AFTER, berlinMonth, monthName, ownPlace, rankBadge } from './ladder.js';
 
 const PAGE = 20;
 
@@ -131,12 +131,7 @@ export function renderLeaderboard(root, ctx, board = 'all') {
     if (me.guest) {
       mine.append(el('p', {}, 'Guests play with practice chips, which are not ranked: sign up to play for the leaderboards.'));
     } else if (line && line.rank !== null) {
-      mine.append(el('span', { class: 'board-me-label' }, 'Your place'),
-        el('span', { class: 'rank' }, `#${line.rank}`),
-        el('span', { class: 'board-name' }, line.name),
-        el('span', { class: 'board-me-fact' }, `rating ${line.rating}`),
-        el('span', { class: 'board-me-fact' }, `${formatChips(line.games)} games`),
-        el('span', { class: 'board-me-fact' }, `${formatChips(line.firsts)} firsts`));
+      mine.append(...ownPlace(line));
     } else {
       const games = line ? line.games : 0;
       mine.append(el('p', {}, el('strong', {}, 'You are not rated yet: '),

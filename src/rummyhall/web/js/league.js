@@ -26,7 +26,7 @@
 //   league, empty: it opens when enough players reach it), league-more, league-me (your line
 //   pinned under the table: data-rank, empty before a rating), league-error
 
-import { RATED_AFTER, rankBadge } from './ladder.js';
+import { RATED_AFTER, ownPlace, rankBadge } from './ladder.js';
 
 const PAGE = 50;
 
@@ -322,12 +322,7 @@ export function renderLeague(root, ctx, key = null) {
     if (mine.hidden) return;
     mine.dataset.rank = line && line.rank !== null ? line.rank : '';
     if (line && line.rank !== null) {
-      mine.append(el('span', { class: 'board-me-label' }, 'Your place'),
-        el('span', { class: 'rank' }, `#${line.rank}`),
-        el('span', { class: 'board-name' }, line.name),
-        el('span', { class: 'board-me-fact' }, `rating ${line.rating}`),
-        el('span', { class: 'board-me-fact' }, `${formatChips(line.games)} games`),
-        el('span', { class: 'board-me-fact' }, `${formatChips(line.firsts)} firsts`));
+      mine.append(...ownPlace(line));
     } else {
       const games = line ? line.games : 0;
       mine.append(el('p', {}, el('strong', {}, 'Not on the table yet: '),
