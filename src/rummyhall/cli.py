@@ -743,6 +743,12 @@ def _add_server_commands(sub: Any) -> None:
         help="the key that seals unrevealed deal seeds in the database (default: seed.key in "
         "the data folder, made on first start); keep it out of database backups",
     )  # fmt: skip
+    purse = p.add_argument_group("a new player's chips")
+    for flag, default, what in (
+        ("--starting-silver", "100, the level-1 silver limit", "silver chips"),
+        ("--starting-gold", "1000", "gold chips (a welcome purse)"),
+    ):
+        purse.add_argument(flag, type=_chips, default=None, help=f"{what} (default {default})")
     limits = p.add_argument_group("sign-in limits (per client address / per account name)")
     for flag, kind, default, what in (
         ("--login-client-per-minute", float, 10.0, "login attempts per client, on average"),
@@ -791,6 +797,17 @@ def _add_server_commands(sub: Any) -> None:
     p.set_defaults(run=_cmd_admin)
 
 
+def _chips(text: str) -> int:
+    """An amount of chips on the command line: a whole number, 0 or more."""
+    try:
+        amount = int(text)
+    except ValueError:
+        amount = -1
+    if amount < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of chips (0 or more)")
+    return amount
+
+
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from rummyhall.server.run import serve
 
@@ -824,6 +841,8 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
                 "hash_queue",
                 "session_purge_ms",
                 "seed_key_file",
+                "starting_silver",
+                "starting_gold",
             )
             if getattr(args, name) is not None
         },

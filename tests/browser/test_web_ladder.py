@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect
 
 from conftest import PHONE, wait_until
 from rummyhall.economy import achievements
+from rummyhall.economy.wallets import STARTING_GOLD
 from rummyhall.games.protocol import Standing
 
 ROOM = "indian13-classic-points-1-2p"  # a Desert room of real chips (x1.0), two seats
@@ -55,11 +56,12 @@ def test_profile_of_a_new_player_and_a_daily_bonus_the_limit_takes(
     expect(page.get_by_test_id("profile-clover")).to_have_text("0 / 100 clover")
     expect(page.get_by_test_id("profile-to-next")).to_have_text("100 clover to level 2")
     expect(page.get_by_test_id("profile-next-title")).to_contain_text("Butterfly at level 3")
-    # the chips: 10,000 silver against a limit of 100, which caps the daily bonus only; no gold
-    expect(page.get_by_test_id("profile-silver")).to_have_text("10,000")
+    # the chips: 100 silver, full up to the level-1 limit (which caps the daily bonus only), and
+    # the welcome purse of gold
+    expect(page.get_by_test_id("profile-silver")).to_have_text("100")
     expect(page.get_by_test_id("profile-silver-limit")).to_have_text("/ 100 silver")
     expect(page.get_by_test_id("profile")).to_contain_text("caps the daily bonus only")
-    expect(page.get_by_test_id("profile-gold")).to_have_text("0 gold")
+    expect(page.get_by_test_id("profile-gold")).to_have_text("1,000 gold")
     expect(page.get_by_test_id("profile-games")).to_have_text("0")
     expect(page.get_by_test_id("profile-rating")).to_have_text("rated after 20 games (0 of 20)")
     expect(page.get_by_test_id("bonus")).to_have_attribute("data-available", "true")
@@ -97,8 +99,8 @@ def test_profile_of_a_new_player_and_a_daily_bonus_the_limit_takes(
     at = int(countdown.get_attribute("data-at") or 0)
     assert at == me(page, page_api)["ladder"]["next_bonus_at"] > time.time() * 1000
     expect(page.get_by_test_id("bonus-dot")).to_have_count(0)
-    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", "10000")
-    assert wallet(page) == 10_000
+    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", "100")
+    assert wallet(page) == 100
     screenshot(page, "profile-bonus")
     assert fits_the_phone(page) == []
 
@@ -118,7 +120,7 @@ def test_daily_bonus_fills_silver_up_to_the_limit_and_the_top_bar_follows(
     server: Any,
 ) -> None:
     sign_up(page, "ladder-bea")
-    lose_chips(server.database_url, int(me(page, page_api)["id"]), 10_000 - 90)
+    lose_chips(server.database_url, int(me(page, page_api)["id"]), 100 - 90)
     page.goto("/#/profile")
     chips = page.get_by_test_id("chips")
     expect(chips).to_have_attribute("data-chips", "90")
@@ -325,7 +327,7 @@ def test_a_game_that_lifts_your_level_is_celebrated_at_the_table(
     expect(page.get_by_test_id("profile-to-next")).to_have_text("2 clover to level 3")
     # Level 2's gold, and the seeded game's achievements (a first game, a first win).
     seeded = sum(a.gold for a in achievements.CATALOGUE if a.key in ("first_game", "first_win"))
-    expect(page.get_by_test_id("profile-gold")).to_have_text(f"{5 + seeded} gold")
+    expect(page.get_by_test_id("profile-gold")).to_have_text(f"{STARTING_GOLD + 5 + seeded:,} gold")
 
     page.get_by_test_id("nav-lobby").click()
     page.get_by_test_id(f"quick-seat-{ROOM}").click()
@@ -354,5 +356,6 @@ def test_a_game_that_lifts_your_level_is_celebrated_at_the_table(
     expect(card).to_have_count(0)
     expect(page.get_by_test_id("profile-level")).to_have_attribute("data-level", "3")
     expect(page.get_by_test_id("profile-title")).to_have_text("Butterfly")
-    expect(page.get_by_test_id("profile-gold")).to_have_text(f"{5 + seeded + 55} gold")
+    gold = STARTING_GOLD + 5 + seeded + 55
+    expect(page.get_by_test_id("profile-gold")).to_have_text(f"{gold:,} gold")
     assert page.js_errors == []  # type: ignore[attr-defined]

@@ -273,25 +273,24 @@ def test_practice_chips_are_refilled_when_low(
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
-def _silver_for_gold(database_url: str, account_id: int, *, silver_left: int, gold: int) -> None:
-    """A player's silver spent down to ``silver_left`` (to the house) and ``gold`` gold chips
-    minted for them, written to the server's database from here (as above)."""
+def _set_wallets(database_url: str, account_id: int, *, silver: int, gold: int) -> None:
+    """A player's silver and gold set to ``silver`` and ``gold`` (what is over goes to the house
+    of its currency, what is missing comes from its mint), written to the server's database from
+    here (as above)."""
 
     async def move() -> None:
         db = await Database.open(database_url, migrate=False)
         try:
             async with db.transaction() as session:
-                wallet = ledger.CHIPS.wallet(account_id)
-                spent = await ledger.balance(session, wallet) - silver_left
-                await ledger.transfer(
-                    session, f"spent:{account_id}", [(wallet, -spent), (ledger.HOUSE, spent)],
-                    kind="test",
-                )  # fmt: skip
-                await ledger.transfer(
-                    session, f"gold:{account_id}",
-                    [(ledger.GOLD.mint, -gold), (ledger.GOLD.wallet(account_id), gold)],
-                    kind="test",
-                )  # fmt: skip
+                for currency, wanted in ((ledger.CHIPS, silver), (ledger.GOLD, gold)):
+                    wallet = currency.wallet(account_id)
+                    over = await ledger.balance(session, wallet) - wanted
+                    if over:
+                        source = currency.house if over > 0 else currency.mint
+                        await ledger.transfer(
+                            session, f"test:{currency.key}:{account_id}:{wanted}",
+                            [(wallet, -over), (source, over)], kind="test",
+                        )  # fmt: skip
         finally:
             await db.close()
 
@@ -310,16 +309,22 @@ def test_a_player_short_of_silver_plays_gold(
     """The lobby shows the silver rooms only; a player with gold reads that a room plays gold
     when their silver runs short, and its quick seat takes them to a gold table once it has."""
     sign_up(page, "goldie")
-    expect(page.get_by_test_id("gold-chips")).to_have_attribute("data-chips", "0")
-    expect(page.get_by_test_id(f"quick-seat-{REAL_ROOM}")).to_be_enabled()
-    expect(page.get_by_test_id(f"gold-note-{REAL_ROOM}")).to_have_count(0)  # no gold yet
-    me = page_api(page, "GET", "/api/me")["body"]
-    _silver_for_gold(server.database_url, int(me["id"]), silver_left=50, gold=500)
-    page.reload()
-    expect(page.get_by_test_id("gold-chips")).to_have_attribute("data-chips", "500")
+    # The starting purse: 100 silver (the level-1 limit) and the welcome gold.
+    expect(page.get_by_test_id("chips")).to_have_attribute("data-chips", "100")
+    expect(page.get_by_test_id("gold-chips")).to_have_attribute("data-chips", "1000")
     expect(page.get_by_test_id(f"gold-note-{REAL_ROOM}")).to_contain_text(
         "Plays gold when your silver runs short"
     )
+    me = page_api(page, "GET", "/api/me")["body"]
+    _set_wallets(server.database_url, int(me["id"]), silver=100, gold=0)
+    page.reload()
+    expect(page.get_by_test_id("gold-chips")).to_have_attribute("data-chips", "0")
+    expect(page.get_by_test_id(f"quick-seat-{REAL_ROOM}")).to_be_enabled()
+    expect(page.get_by_test_id(f"gold-note-{REAL_ROOM}")).to_have_count(0)  # no gold: no note
+    _set_wallets(server.database_url, int(me["id"]), silver=50, gold=500)
+    page.reload()
+    expect(page.get_by_test_id("gold-chips")).to_have_attribute("data-chips", "500")
+    expect(page.get_by_test_id(f"gold-note-{REAL_ROOM}")).to_be_visible()
     expect(page.get_by_test_id(f"room-gold-{REAL_ROOM}")).to_have_count(0)
     page.get_by_test_id(f"quick-seat-{REAL_ROOM}").click()
     expect(page.get_by_test_id("table")).to_be_visible()

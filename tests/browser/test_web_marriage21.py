@@ -266,7 +266,8 @@ def test_two_players_at_one_marriage_table(
     frames = [Frames(p) for p in pages]
     for number, page in enumerate(pages):
         sign_up(page, f"wed{number}x{stamp}")
-    created = page_api(pages[0], "POST", "/api/tables", {"room": ROOM, "private": True})
+    # New players' 100 silver do not cover a Marriage seat (200): their welcome gold plays.
+    created = page_api(pages[0], "POST", "/api/tables", {"room": f"gold-{ROOM}", "private": True})
     assert created["status"] == 201, created
     table = created["body"]["table"]["id"]
     # The second player reaches the private table through its invite; both sit before the bot

@@ -21,6 +21,10 @@ from rummyhall.store.models import AccountModel
 PRACTICE_ROOM = next(room for room in catalog.rooms() if room.currency == "practice")
 
 
+SILVER = 10_000
+"""Each player's silver: enough for the buy-in below (the starting purse is not under test)."""
+
+
 async def populate(db: Database) -> tuple[int, int]:
     """Two players, a guest and a bot; a buy-in, a bet, a rake and a burn."""
     async with db.transaction() as session:
@@ -29,7 +33,7 @@ async def populate(db: Database) -> tuple[int, int]:
         guest = await accounts.create_guest(session)
         bot = await accounts.create_bot(session, "bot-one")
         for account in (asha, ravi, guest):
-            await wallets.open_wallets(session, account)
+            await wallets.open_wallets(session, account, silver=SILVER, gold=0)
         # A table of real chips (on a fresh database: table 1, whose accounts are used below;
         # accounts of no table count as real chips too).
         real = next(room for room in catalog.rooms() if room.currency == "chips")
@@ -72,7 +76,7 @@ async def test_figures_of_a_clean_ledger(db: Database) -> None:
     assert report.accounts == 12
     assert report.transactions == 9
     assert report.postings == 19
-    assert report.minted == 2 * wallets.STARTING_CHIPS + 500  # no real chips for the guest
+    assert report.minted == 2 * SILVER + 500  # no real chips for the guest
     assert report.burned == 1000
     assert report.circulation == report.minted - report.burned
     assert report.at_tables == 1970

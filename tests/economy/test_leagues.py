@@ -49,10 +49,9 @@ def test_games_count_in_the_leagues_room_or_higher() -> None:
 
 
 def member(
-    account: int, league: str, *, level: int = 50, games: int = 30, rating: int = 5000,
-    firsts: int = 0,
-) -> Member:  # fmt: skip
-    return Member(account, league, level, games=games, points=0, firsts=firsts, rating=rating)
+    account: int, league: str, *, level: int = 50, games: int = 30, rating: int = 5000
+) -> Member:
+    return Member(account, league, level, games=games, points=0, rating=rating)
 
 
 def outcome_of(members: list[Member], rules: LeagueRules = leagues.RULES) -> dict[int, tuple]:
@@ -108,10 +107,10 @@ def test_fixed_places_in_the_higher_leagues_and_the_tie_rule() -> None:
         top_opens_at=1,
     )
     savannah = [member(n, "savannah", rating=5000 + 100 * n) for n in range(1, 7)]
-    # Player 6's rating (5600) again, with more games (7) and with more games and first places
-    # (8): the tie goes to more games, then more first places.
+    # Player 6's rating (5600) again, with more games (7 and 8): the tie goes to more games,
+    # then (as on the league's table) to the newer account.
     savannah.append(member(7, "savannah", rating=5600, games=40))
-    savannah.append(member(8, "savannah", rating=5600, games=40, firsts=3))
+    savannah.append(member(8, "savannah", rating=5600, games=40))
     got = outcome_of(savannah, rules)
     order = sorted(got, key=lambda account: got[account][2])
     assert order == [8, 7, 6, 5, 4, 3, 2, 1]

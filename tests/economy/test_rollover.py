@@ -9,7 +9,7 @@ import asyncio
 
 from sqlalchemy import select
 
-from rummyhall.economy import leagues, rollover
+from rummyhall.economy import boards, leagues, rollover
 from rummyhall.economy.audit import audit
 from rummyhall.economy.ledger import GOLD, balance
 from rummyhall.games.protocol import Standing
@@ -114,3 +114,30 @@ async def season_end(db: Database, other: Database) -> None:
     # A player out of the tables who plays again starts in the lowest league.
     await play(db, ids["gone"], win, 1, "tundra", at=AFTER)
     assert (await leagues_now(db))[ids["gone"]] == "desert"
+
+
+async def test_a_season_ends_in_the_order_of_its_league_table(db: Database) -> None:
+    """The places a season ends with are the ranks the league's table shows (boards.page), ties
+    included: equal rating and games (whatever the first places) and equal rating only."""
+    async with db.transaction() as session:
+        ids = [(await accounts.register(session, f"tie{n}", "long password")).id for n in range(6)]
+    second, third = Standing(place=2), Standing(place=3)
+    for account in ids[:3]:  # 30 second places: 65 points a game, rating 6500
+        await play(db, account, second, 30, "desert")
+    # 15 firsts (80) and 15 thirds (50): the same points, rating and games, more first places.
+    await record_games(db, [(ids[3], Standing(place=1))] * 15, at_ms=IN_SEASON, tier="desert")
+    await play(db, ids[3], third, 15, "desert")
+    await play(db, ids[4], second, 31, "desert")  # rating 6500 with more games: first
+    await play(db, ids[5], third, 30, "desert")  # rating 5000: last
+    async with db.read() as session:
+        table = await boards.page(session, leagues.league_board(SEASON, "desert"), limit=10)
+    assert [line.rating for line in table] == [6500] * 5 + [5000]
+    assert table[0].account_id == ids[4] and table[-1].account_id == ids[5]
+
+    assert [r.season for r in await rollover.roll_ended(db, AFTER)] == [SEASON]
+    async with db.read() as session:
+        places = {
+            int(row.account_id): row.place
+            for row in (await session.execute(select(LeagueOutcomeModel))).scalars()
+        }
+    assert places == {line.account_id: line.rank for line in table}

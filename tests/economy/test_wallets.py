@@ -10,36 +10,40 @@ import pytest
 from rummyhall.economy import ledger, wallets
 from rummyhall.economy.audit import audit
 from rummyhall.economy.ledger import CHIPS, GOLD, PRACTICE
+from rummyhall.economy.levels import silver_limit
 from rummyhall.economy.wallets import WalletError
 from rummyhall.store import accounts
 from rummyhall.store.database import Database
 
 
-async def test_a_player_starts_with_chips_and_practice_chips(db: Database) -> None:
+async def test_a_player_starts_with_silver_gold_and_practice_chips(db: Database) -> None:
     async with db.transaction() as session:
         asha = await accounts.register(session, "asha", "long password")
         await wallets.open_wallets(session, asha)
     async with db.read() as session:
+        # Silver up to the level-1 limit, the welcome gold, the practice chips.
+        assert wallets.STARTING_SILVER == silver_limit(1) == 100
         assert await wallets.balances(session, asha) == {
-            "chips": wallets.STARTING_CHIPS,
+            "chips": 100,
             "practice": wallets.PRACTICE_CHIPS,
-            "gold": 0,
+            "gold": wallets.STARTING_GOLD,
         }
-        assert await ledger.transaction_exists(session, f"signup:{asha.id}")
-        assert await ledger.transaction_exists(session, f"signup:practice:{asha.id}")
+        for key in ("signup", "signup:gold", "signup:practice"):
+            assert await ledger.transaction_exists(session, f"{key}:{asha.id}")
         report = await audit(session)
     assert report.ok
-    assert report.minted == report.in_wallets == wallets.STARTING_CHIPS
+    assert report.minted == report.in_wallets == 100
+    assert report.currencies["gold"].minted == wallets.STARTING_GOLD
     assert report.currencies["practice"].minted == wallets.PRACTICE_CHIPS
 
 
 async def test_starting_chips_are_parameters(db: Database) -> None:
     async with db.transaction() as session:
         rich = await accounts.register(session, "rich", "long password")
-        await wallets.open_wallets(session, rich, chips=50_000, practice=0)
+        await wallets.open_wallets(session, rich, silver=50_000, gold=7, practice=0)
         poor = await accounts.register(session, "poor", "long password")
-        await wallets.open_wallets(session, poor, chips=0, practice=500)
-        assert await wallets.balances(session, rich) == {"chips": 50_000, "practice": 0, "gold": 0}
+        await wallets.open_wallets(session, poor, silver=0, gold=0, practice=500)
+        assert await wallets.balances(session, rich) == {"chips": 50_000, "practice": 0, "gold": 7}
         assert await wallets.balances(session, poor) == {"chips": 0, "practice": 500, "gold": 0}
 
 
@@ -48,16 +52,19 @@ async def test_a_guest_gets_practice_chips_and_no_real_chips(db: Database) -> No
         guests = [await accounts.create_guest(session) for _ in range(3)]
         for guest in guests:
             # Asked for real chips as well: a guest gets none, whatever the caller passes.
-            await wallets.open_wallets(session, guest, chips=10_000)
+            await wallets.open_wallets(session, guest, silver=10_000, gold=10_000)
     async with db.read() as session:
         for guest in guests:
             assert wallets.currencies(guest) == (PRACTICE,)
             assert await wallets.balances(session, guest) == {"practice": wallets.PRACTICE_CHIPS}
             assert await ledger.balance(session, CHIPS.wallet(guest.id)) == 0
+            assert await ledger.balance(session, GOLD.wallet(guest.id)) == 0
             assert not await ledger.transaction_exists(session, f"signup:{guest.id}")
+            assert not await ledger.transaction_exists(session, f"signup:gold:{guest.id}")
         report = await audit(session)
     assert report.ok
     assert report.minted == 0  # 300 guests or 3: not one real chip
+    assert all(found.minted == 0 for key, found in report.currencies.items() if key != "practice")
     assert report.currencies["practice"].minted == 3 * wallets.PRACTICE_CHIPS
 
 

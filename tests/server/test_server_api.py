@@ -457,7 +457,7 @@ async def test_admin_command_line(tmp_path: Path) -> None:
     from server_kit import ServerProcess, free_port
 
     server = ServerProcess(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'a.db'}", free_port())
-    server.start("--no-bots")
+    server.start("--no-bots", "--starting-silver", "5000")
     try:
         async with RoomClient(server.url) as client:
             await client.register("meera", "long enough")
@@ -470,7 +470,7 @@ async def test_admin_command_line(tmp_path: Path) -> None:
 
         granted = run("grant", "meera", "250")
         assert granted.returncode == 0
-        assert "meera now has 10250 chips" in granted.stdout
+        assert "meera now has 5250 silver chips" in granted.stdout
         listed = run("tables")
         assert listed.returncode == 0 and f"table {created['table']['id']}" in listed.stdout
         assert "waiting" in listed.stdout

@@ -17,12 +17,13 @@ from typing import Any
 import httpx
 import pytest
 
-from rummyhall import cli
+from rummyhall import catalog, cli
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy import ledger
 from rummyhall.economy.audit import audit_database
 from rummyhall.economy.flows import top_flows
 from rummyhall.economy.ledger import CHIPS, GOLD
+from rummyhall.economy.wallets import STARTING_GOLD, STARTING_SILVER
 from server_kit import Player, Running, check_flows, fast_settings, record_nets, running
 
 ROOM = "indian13-classic-points-1-6p"
@@ -37,7 +38,7 @@ SILVER = 50
 @pytest.fixture
 async def server(tmp_path: Path, db_url: str) -> AsyncIterator[Running]:
     """A server without bots whose new players get 50 silver chips, on each database."""
-    async with running(fast_settings(tmp_path, db_url, bots=False, starting_chips=SILVER)) as on:
+    async with running(fast_settings(tmp_path, db_url, bots=False, starting_silver=SILVER)) as on:
         yield on
 
 
@@ -70,6 +71,41 @@ async def refused(call: Any) -> ClientError:
     with pytest.raises(ClientError) as caught:
         await call
     return caught.value
+
+
+async def test_a_new_player_can_sit_in_every_desert_room(tmp_path: Path, db_url: str) -> None:
+    """The starting purse a real room gives (100 silver, the level-1 limit, and 1,000 gold)
+    opens the Desert rooms of every game: silver where it covers the room's minimum stack, the
+    gold twin where it does not (Marriage needs 200, Patti 100 of a 2,000 buy-in)."""
+    purse = {"starting_silver": STARTING_SILVER, "starting_gold": STARTING_GOLD}
+    async with (
+        running(fast_settings(tmp_path, db_url, bots=False, **purse)) as on,
+        RoomClient(on.url) as asha,
+    ):
+        await asha.register("asha", "long enough")
+        assert await _wallets(asha) == (100, 1_000)
+        desert = [
+            room
+            for room in catalog.rooms()
+            if room.tier == "desert" and room.chips is CHIPS and not room.key.startswith("gold-")
+        ]
+        assert {room.game for room in desert} == set(catalog.names())
+        played = set()
+        for room in desert:
+            table, _ = await asha.quick_seat(room.key)
+            actor = on.hub.table(table)
+            silver = room.min_stack <= 100
+            assert actor.room.key == (room.key if silver else f"gold-{room.key}"), room.key
+            held = await _wallets(asha)
+            # Silver buys in with what it has; gold pays the buy-in, up to what it holds.
+            expected = (0, 1_000) if silver else (100, 1_000 - min(room.buy_in, 1_000))
+            assert held == expected, room.key
+            played.add(actor.room.chips.key)
+            await asha.request("POST", f"/api/tables/{table}/leave")
+            assert await _wallets(asha) == (100, 1_000)
+        assert played == {"chips", "gold"}
+    report = await audit_database(on.app.state.settings.database_url)
+    assert report.ok, report.problems
 
 
 async def test_quick_seat_plays_gold_once_silver_runs_short(server: Running) -> None:
@@ -179,7 +215,7 @@ async def test_a_gold_game_pays_in_gold(tmp_path: Path, db_url: str) -> None:
     """One Rummy Patti game at a gold table with bots: the bots bring gold from the gold mint,
     the player's result comes back to their gold wallet, silver moves nowhere, the game counts on
     the ladder and its flows are gold flows; every currency balances."""
-    settings = fast_settings(tmp_path, db_url, next_game_ms=3_600_000, starting_chips=SILVER)
+    settings = fast_settings(tmp_path, db_url, next_game_ms=3_600_000, starting_silver=SILVER)
     async with running(settings) as server, RoomClient(server.url) as dev:
         await dev.register("dev", "long enough")
         await _grant_gold(server, "dev", 3_000)
@@ -344,7 +380,7 @@ async def test_the_command_line_grants_gold_and_records_purchases(
         "",
     )
     code, out, _ = await run("grant", "meera", "5")
-    assert (code, out) == (0, f"meera now has {SILVER + 5} chips\n")
+    assert (code, out) == (0, f"meera now has {SILVER + 5} silver chips\n")
     code, out, _ = await run("purchase", "order-1", "meera", "100")
     assert code == 0 and "recorded; meera now has 350 gold chips" in out
     code, out, _ = await run("purchase", "order-1", "meera", "100")

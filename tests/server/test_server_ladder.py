@@ -107,7 +107,7 @@ async def test_the_daily_bonus_turns_at_berlin_midnight_with_a_streak_and_the_li
 ) -> None:
     # 2026-03-28, 12:00 UTC: the next Berlin midnight starts the day the clocks go forward.
     clock = FakeClock(int(datetime(2026, 3, 28, 12, tzinfo=UTC).timestamp() * 1000))
-    settings = fast_settings(tmp_path, db_url, starting_chips=50, bots=False)
+    settings = fast_settings(tmp_path, db_url, starting_silver=50, bots=False)
     async with running(settings, clock=clock) as server, RoomClient(server.url) as client:
         me = await client.register("early_bird", "correct horse battery")
         assert me["ladder"]["bonus_available"] is True

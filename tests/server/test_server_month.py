@@ -96,7 +96,7 @@ async def test_a_month_of_the_room(db_url: str, tmp_path: Path) -> None:
     start = int(START.timestamp() * 1000)
     clock = FakeClock(start - 10 * DAY)  # season 5
     settings = fast_settings(
-        tmp_path, db_url, next_game_ms=3_600_000, starting_chips=300, league_rules=RULES,
+        tmp_path, db_url, next_game_ms=3_600_000, starting_silver=300, league_rules=RULES,
         league_check_ms=3_600_000,
     )  # fmt: skip
     claims: list[Claim] = []
@@ -237,13 +237,13 @@ async def check_month(
             members = []
             for (s, account), row in sorted(outcomes.items()):
                 if s == season:
-                    count, points, firsts = lines.get(
+                    count, points, _ = lines.get(
                         (leagues.league_board(season, row.league), account), [0, 0, 0]
                     )
                     level = level_for(clover_before(account, ended)).number
                     rating = progression.rating(points, count)
                     members.append(
-                        leagues.Member(account, row.league, level, count, points, firsts, rating)
+                        leagues.Member(account, row.league, level, count, points, rating)
                     )
             for decided in leagues.decide(members, open_level, RULES):
                 row = outcomes[(season, decided.account_id)]

@@ -22,6 +22,8 @@ ROOMS = [
     ("indian13-pool101-50-2p", "indian13"),
     ("patti-10-5p", "patti"),
 ]
+RICH = ("--starting-silver", "10000", "--starting-gold", "0")
+"""Players that rebuy through every kill (a new player's 100 silver would run out)."""
 KILLS = 60 if os.environ.get("RUMMYHALL_SOAK") else 4
 
 
@@ -76,7 +78,7 @@ class Seat:
 async def _crash_run(tmp_path: Path, database_url: str) -> None:
     rng = random.Random(2026)
     server = ServerProcess(tmp_path, database_url, free_port())
-    server.start()
+    server.start(*RICH)
     seats = [Seat(server.url, room, game, n) for n, (room, game) in enumerate(ROOMS)]
     try:
         for seat in seats:
@@ -97,7 +99,7 @@ async def _crash_run(tmp_path: Path, database_url: str) -> None:
                         task.result()
             report = await audit_database(database_url)
             assert report.problems == [], report.problems
-            server.start()
+            server.start(*RICH)
             for seat in seats:
                 await seat.reconnect()
         # After the last restart every table plays its current game to the end.

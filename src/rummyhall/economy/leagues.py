@@ -107,7 +107,6 @@ class Member:
     level: int
     games: int = 0
     points: int = 0
-    firsts: int = 0
     rating: int | None = None
 
 
@@ -134,8 +133,11 @@ class Outcome:
 
 
 def _ranked(members: Sequence[Member], min_games: int) -> list[Member]:
+    # The order of the league's table as players read it (economy/boards.py, one range of the
+    # board's index): rating, then games played (the page's tie rule), then the newer account.
+    # A season ends in the places its table showed.
     qualified = [m for m in members if m.games >= min_games]
-    return sorted(qualified, key=lambda m: (-(m.rating or 0), -m.games, -m.firsts, m.account_id))
+    return sorted(qualified, key=lambda m: (-(m.rating or 0), -m.games, -m.account_id))
 
 
 def decide(

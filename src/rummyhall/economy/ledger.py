@@ -115,8 +115,10 @@ class Currency:
         )
 
 
-CHIPS = Currency("chips", "chips", True, "player", MINT, HOUSE, BURN)
-"""The real chips: wallets ``player:<id>`` (the names the ledger has always used)."""
+CHIPS = Currency("chips", "silver chips", True, "player", MINT, HOUSE, BURN)
+"""Silver chips, the room's everyday chips: wallets ``player:<id>``. The key ``chips`` and the
+names are the ones the ledger used before gold existed (issue 19), kept so that every record and
+every posting since the first keeps its meaning."""
 PRACTICE = Currency(
     "practice", "practice chips", False, "practice", "mint:practice", "house:practice",
     "burn:practice",

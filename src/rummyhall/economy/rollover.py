@@ -71,7 +71,7 @@ def roll_season(
         for row in conn.execute(
             select(
                 _LINES.c.board, _LINES.c.account_id, _LINES.c.games, _LINES.c.points,
-                _LINES.c.firsts, _LINES.c.rating,
+                _LINES.c.rating,
             ).where(_LINES.c.board.like(f"league:{season}:%"))
         )
     }  # fmt: skip
@@ -90,7 +90,6 @@ def roll_season(
                 level=level_for(row.clover or 0).number,
                 games=0 if line is None else line.games,
                 points=0 if line is None else line.points,
-                firsts=0 if line is None else line.firsts,
                 rating=None if line is None else line.rating,
             )
         )
@@ -203,7 +202,7 @@ async def due_seasons(session: AsyncSession, now_ms: int) -> list[int]:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class LeagueStanding:
     """A player's league now (None: in none, or out of the tables) and how their last settled
     season ended (None: no season settled with them in it)."""
 
@@ -211,7 +210,7 @@ class Standing:
     last: dict[str, object] | None
 
 
-async def standing(session: AsyncSession, account_id: int) -> Standing:
+async def league_standing(session: AsyncSession, account_id: int) -> LeagueStanding:
     league = await session.scalar(
         select(_PLAYERS.c.league).where(_PLAYERS.c.account_id == account_id)
     )
@@ -233,4 +232,4 @@ async def standing(session: AsyncSession, account_id: int) -> Standing:
             "to": row.to_league,
             "prize": row.prize,
         }
-    return Standing(None if league is None else str(league), last)
+    return LeagueStanding(None if league is None else str(league), last)

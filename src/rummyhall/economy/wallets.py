@@ -2,10 +2,12 @@
 of practice chips (issue 15: guests were minted real chips without limit, and passed them on to
 real accounts by losing on purpose).
 
-- A registered player holds real chips (:data:`~rummyhall.economy.ledger.CHIPS`, wallet
-  ``player:<id>``) and practice chips (:data:`~rummyhall.economy.ledger.PRACTICE`, wallet
-  ``practice:<id>``); a new player gets :data:`STARTING_CHIPS` of the first and
-  :data:`PRACTICE_CHIPS` of the second.
+- A registered player holds real chips, silver (:data:`~rummyhall.economy.ledger.CHIPS`, wallet
+  ``player:<id>``) and gold (:data:`~rummyhall.economy.ledger.GOLD`, wallet
+  ``gold:<id>``), and practice chips (:data:`~rummyhall.economy.ledger.PRACTICE`, wallet
+  ``practice:<id>``). A new player gets :data:`STARTING_SILVER` silver (their silver limit at
+  level 1), a welcome purse of :data:`STARTING_GOLD` gold and :data:`PRACTICE_CHIPS` practice
+  chips.
 - A guest holds practice chips only: it gets no real chips, may play only in practice rooms, and
   real chips cannot be granted to it. Practice chips live in accounts of their own, minted from
   their own mint, and a table plays with one currency, so they can never reach a real wallet.
@@ -29,10 +31,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
 from rummyhall.economy.ledger import CHIPS, CURRENCIES, GOLD, PRACTICE, Currency
+from rummyhall.economy.levels import silver_limit
 from rummyhall.store.accounts import Account
 
-STARTING_CHIPS = 10_000
-"""The real chips a new registered player gets from the mint."""
+STARTING_SILVER: Final = silver_limit(1)
+"""The silver chips a new registered player gets from the mint: a full wallet at level 1 (the
+room's rules: "when you first come, your silver limit is 100")."""
+STARTING_GOLD: Final = 1_000
+"""The gold a new registered player gets: silver alone (100) does not cover the smallest tables
+of every game (a Marriage seat needs 200, a Patti seat 100 with 2,000 to buy in), so a welcome
+purse of gold opens the Desert rooms of the whole catalog on the first day; quick seat plays it
+once the silver runs short. An operator may set it to 0 (``Settings.starting_gold``)."""
 PRACTICE_CHIPS = 10_000
 """The practice chips a new account (guest or player) gets, and what a refill tops up to."""
 PRACTICE_REFILL_BELOW = 2_000
@@ -81,14 +90,18 @@ async def open_wallets(
     session: AsyncSession,
     account: Account,
     *,
-    chips: int = STARTING_CHIPS,
+    silver: int = STARTING_SILVER,
+    gold: int = STARTING_GOLD,
     practice: int = PRACTICE_CHIPS,
 ) -> None:
-    """Mint a new account's starting chips, in the caller's transaction: ``chips`` real chips
-    (never for a guest; ledger key ``signup:<id>``) and ``practice`` practice chips (key
-    ``signup:practice:<id>``)."""
-    if chips and may_play(CHIPS, guest=account.is_guest):
-        await _mint(session, CHIPS, f"signup:{account.id}", account.id, chips, "signup")
+    """Mint a new account's starting chips, in the caller's transaction: ``silver`` silver and
+    ``gold`` gold chips (never for a guest; ledger keys ``signup:<id>`` and
+    ``signup:gold:<id>``) and ``practice`` practice chips (key ``signup:practice:<id>``)."""
+    if not account.is_guest:
+        if silver:
+            await _mint(session, CHIPS, f"signup:{account.id}", account.id, silver, "signup")
+        if gold:
+            await _mint(session, GOLD, f"signup:gold:{account.id}", account.id, gold, "signup")
     if practice:
         await _mint(
             session, PRACTICE, f"signup:practice:{account.id}", account.id, practice, "signup"

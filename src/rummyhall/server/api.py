@@ -291,7 +291,11 @@ async def register(body: Registration, request: Request, response: Response) -> 
         if inviter is not None:
             await achievements.record_invite(session, account.id, inviter.id)
         await wallets.open_wallets(
-            session, account, chips=settings.starting_chips, practice=settings.practice_chips
+            session,
+            account,
+            silver=settings.starting_silver,
+            gold=settings.starting_gold,
+            practice=settings.practice_chips,
         )
         return await _sign_in(session, request, response, account)
 
@@ -510,7 +514,7 @@ async def league(
     season = leagues.season_of(now)
     account = await account_of(_db(request), _settings(request), request.cookies)
     async with _db(request).read() as session:
-        standing = None if account is None else await rollover.standing(session, account.id)
+        standing = None if account is None else await rollover.league_standing(session, account.id)
         shown = league or (standing.league if standing and standing.league else leagues.LEAGUES[0])
         if shown not in leagues.LEAGUES:
             raise RoomError("unknown_league", f"there is no league {shown!r}", 404)

@@ -214,7 +214,7 @@ def admin(args: Any, out: TextIO) -> int:
         if not data["tables"]:
             print("no live tables", file=out)
     elif args.admin_command == "grant":
-        unit = "gold chips" if data["currency"] == "gold" else "chips"
+        unit = "gold chips" if data["currency"] == "gold" else "silver chips"
         print(f"{data['name']} now has {data[data['currency']]} {unit}", file=out)
     elif args.admin_command == "purchase":
         done = "was recorded before: nothing changed" if data["duplicate"] else "recorded"

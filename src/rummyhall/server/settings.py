@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from rummyhall.economy.leagues import RULES, LeagueRules
+from rummyhall.economy.wallets import STARTING_GOLD, STARTING_SILVER
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 """The names of this machine that are always served."""
@@ -49,8 +50,12 @@ class Settings:
     """... and in a burst."""
     outbox_limit: int = 256
     """Messages queued for a connection that does not read them before it is dropped."""
-    starting_chips: int = 10_000
-    """The real chips a new registered player gets (guests get none: issue 15)."""
+    starting_silver: int = STARTING_SILVER
+    """The silver chips a new registered player gets (guests get none: issue 15): their silver
+    limit at level 1, as the room's rules give it."""
+    starting_gold: int = STARTING_GOLD
+    """The gold chips a new registered player gets: a welcome purse, so that the Desert rooms
+    of every game are open on the first day (docs/rules/room.md)."""
     practice_chips: int = 10_000
     """The practice chips a new account (guest or player) gets, and what a refill tops up to."""
     practice_refill_below: int = 2_000

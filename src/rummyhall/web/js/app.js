@@ -122,11 +122,11 @@ function drawTopbar() {
     nav.classList.add('open');
     toggle.setAttribute('aria-expanded', 'true');
   }
-  // The wallets: real chips (a guest holds none, so none are shown) and practice chips, always
-  // named as such; a refill button when practice chips run low.
+  // The wallets: silver and gold chips (a guest holds none, so none are shown) and practice
+  // chips, always named as such; a refill button when practice chips run low.
   const real = app.me.guest ? null : el('span', {
     class: 'chips-pill', 'data-testid': 'chips', 'data-chips': app.me.chips,
-    'aria-label': `${formatChips(app.me.chips)} chips in your wallet`, title: 'chips in your wallet',
+    'aria-label': `${formatChips(app.me.chips)} silver chips in your wallet`, title: 'Silver chips: the daily bonus fills them, and the tables play them first.',
   }, el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), formatChips(app.me.chips));
   const gold = app.me.guest ? null : el('span', {
     class: 'chips-pill chips-gold', 'data-testid': 'gold-chips', 'data-chips': app.me.gold ?? 0,
