@@ -145,8 +145,10 @@ class PostgresServer:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def start() -> PostgresServer:
-    """Start a throwaway server, or raise PostgresUnavailable with the reason."""
+def start(*, durable: bool = False) -> PostgresServer:
+    """Start a throwaway server, or raise PostgresUnavailable with the reason. ``durable``: with
+    every commit flushed to disk as a production server does (bench/load.py), not the tests'
+    speed settings."""
     bindir = find_bindir()
     if bindir is None:
         raise PostgresUnavailable(
@@ -181,13 +183,12 @@ def start() -> PostgresServer:
                 "--no-sync",
             ]
         )
+        speed = ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
         options = " ".join(
             [
                 "-c listen_addresses=127.0.0.1",
                 f"-c unix_socket_directories={root}",
-                "-c fsync=off",
-                "-c synchronous_commit=off",
-                "-c full_page_writes=off",
+                *([] if durable else speed),
                 "-c max_connections=200",
             ]
         )
