@@ -744,11 +744,11 @@ def _add_server_commands(sub: Any) -> None:
         "the data folder, made on first start); keep it out of database backups",
     )  # fmt: skip
     purse = p.add_argument_group("a new player's chips")
-    for flag, default, what in (
+    for option, usual, chips in (
         ("--starting-silver", "100, the level-1 silver limit", "silver chips"),
         ("--starting-gold", "1000", "gold chips (a welcome purse)"),
     ):
-        purse.add_argument(flag, type=_chips, default=None, help=f"{what} (default {default})")
+        purse.add_argument(option, type=_chips, default=None, help=f"{chips} (default {usual})")
     limits = p.add_argument_group("sign-in limits (per client address / per account name)")
     for flag, kind, default, what in (
         ("--login-client-per-minute", float, 10.0, "login attempts per client, on average"),
