@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -15,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
 from rummyhall.economy.audit import audit
-from rummyhall.economy.bulk import Transfer, write_transfers
+from rummyhall.economy.bulk import Transfer, transfer_steps, write_transfers
 from rummyhall.economy.ledger import InsufficientChips
 from rummyhall.server.writer import Writer
 from rummyhall.store import tables
@@ -107,6 +110,18 @@ async def test_a_bad_job_fails_alone(db: Database) -> None:
         assert isinstance(results[7], ValueError)
         with pytest.raises(tables.DuplicateLogEntry):
             await writer.write(entry=LogEntry(ids[2], 1, "again", {}, 0))
+        # The same in a batch of plain actions (the hot path, straight to the driver): the
+        # batch fails in the database, then each job on its own says what is wrong.
+        plain = await asyncio.gather(
+            writer.write(entry=LogEntry(ids[4], 2, "act", {}, 0), transfer=_move(ids[4], 2, 1)),
+            writer.write(entry=LogEntry(ids[5], 2, "act", {}, 0), transfer=_move(ids[5], 2, 50)),
+            writer.write(entry=LogEntry(ids[2], 1, "again", {}, 0)),
+            writer.write(entry=LogEntry(ids[2], 2, "act", {}, 0)),
+            return_exceptions=True,
+        )
+        assert plain[0] is None and plain[3] is None
+        assert isinstance(plain[1], InsufficientChips)
+        assert isinstance(plain[2], tables.DuplicateLogEntry)
 
         # The writer goes on after failures, and async jobs take their turn in order.
         async def operation(session: AsyncSession) -> str:
@@ -124,6 +139,9 @@ async def test_a_bad_job_fails_alone(db: Database) -> None:
         assert [e.seq for e in await tables.read_log(session, ids[0])] == [1]
         assert [e.seq for e in await tables.read_log(session, ids[1])] == [1]
         assert [e.seq for e in await tables.read_log(session, ids[3])] == [1, 2, 3]
+        assert [e.seq for e in await tables.read_log(session, ids[2])] == [1, 2]
+        assert [e.seq for e in await tables.read_log(session, ids[5])] == [1]
+        assert await ledger.balance(session, f"table:{ids[4]}:seat:1") == 4
         assert await ledger.balance(session, f"table:{ids[0]}:seat:1") == 5
         assert await ledger.balance(session, f"table:{ids[3]}:seat:1") == 0
         report = await audit(session)
@@ -184,12 +202,36 @@ async def test_a_batch_writes_what_the_transfers_write_one_by_one(db: Database) 
     assert after_bulk[1] == after_single[1]
     assert len(after_bulk[1]) == sum(1 for t in batch for _, amount in t.postings if amount)
 
+    # The writer's hot path (the statements straight to the driver) writes the same, with the
+    # same timestamps as SQLAlchemy's.
+    committed: list[bool] = []
+    steps = transfer_steps([replace(t, key="steps:" + t.key) for t in batch])
+    await db.write_steps(steps, lambda: committed.append(True))
+    after_steps = await snapshot("steps:bulk:")
+    assert committed == [True]
+    assert {a: after_steps[0][a] - after_single[0][a] for a in accounts} == moved
+    assert after_steps[1] == after_single[1]
+    async with db.read() as session:
+        stamps = {
+            key.split(":")[0]: at
+            for key, at in await session.execute(
+                select(LedgerTransactionModel.key, LedgerTransactionModel.created_at).where(
+                    LedgerTransactionModel.key.in_(["bulk:1", "steps:bulk:1"])
+                )
+            )
+        }
+    assert stamps["bulk"] <= stamps["steps"] <= datetime.now(UTC)
+    assert stamps["steps"] - stamps["bulk"] < timedelta(minutes=1)
+
     # An overdraft in the middle of a batch: nothing of the batch is written.
     poor = [Transfer("poor:1", [("player:1", -1), ("player:2", 1)], "test"),
             Transfer("poor:2", [("player:3", -10**6), ("player:4", 10**6)], "test")]  # fmt: skip
     with pytest.raises(IntegrityError):
         await db.write(lambda conn: write_transfers(conn, poor))
-    assert await snapshot("poor:") == (after_single[0], [])
+    assert await snapshot("poor:") == (after_steps[0], [])
+    with pytest.raises((IntegrityError, sqlite3.IntegrityError)):
+        await db.write_steps(transfer_steps(poor))
+    assert await snapshot("poor:") == (after_steps[0], [])
     async with db.read() as session:
         report = await audit(session)
         assert report.ok, report

@@ -25,8 +25,8 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam
 
-from rummyhall.economy.ledger import LedgerError, _legs
-from rummyhall.store.bulk import by_dialect
+from rummyhall.economy.ledger import _legs
+from rummyhall.store.bulk import Step, by_dialect, run_steps
 from rummyhall.store.database import json_text
 from rummyhall.store.models import UTCDateTime, utcnow
 
@@ -92,12 +92,12 @@ _POSTINGS = by_dialect(
 )
 
 
-def write_transfers(conn: Connection, transfers: Sequence[Transfer]) -> None:
-    """Apply every transfer, or raise (and the caller rolls the transaction back)."""
+def transfer_steps(transfers: Sequence[Transfer]) -> list[Step]:
+    """The statements that apply every transfer (none for transfers that move nothing)."""
     batch = [(t, _legs(t.postings)) for t in transfers]
     batch = [(t, legs) for t, legs in batch if legs]
     if not batch:
-        return
+        return []
     net: dict[str, int] = {}
     postings: list[tuple[str, str, int]] = []
     for transfer, legs in batch:
@@ -105,13 +105,19 @@ def write_transfers(conn: Connection, transfers: Sequence[Transfer]) -> None:
             postings.append((transfer.key, account, amount))
             net[account] = net.get(account, 0) + amount
     names = sorted(net)
-    dialect = conn.dialect.name
     memos = [(t.key, t.kind, None if t.memo is None else dict(t.memo)) for t, _ in batch]
-    conn.execute(_TRANSACTIONS[dialect], {"rows": json_text(memos), "now": utcnow()})
-    conn.execute(_ACCOUNTS[dialect], {"rows": json_text(names)})
+    steps = [
+        Step(_TRANSACTIONS, {"rows": json_text(memos), "now": utcnow()}),
+        Step(_ACCOUNTS, {"rows": json_text(names)}),
+    ]
     changes = [(name, net[name]) for name in names if net[name]]
     if changes:
-        conn.execute(_BALANCES[dialect], {"rows": json_text(changes)})
-    written = conn.execute(_POSTINGS[dialect], {"rows": json_text(postings)}).rowcount
-    if written != len(postings):
-        raise LedgerError("the batch's postings were not all written")
+        steps.append(Step(_BALANCES, {"rows": json_text(changes)}))
+    # Every posting finds its transaction, or the batch fails.
+    steps.append(Step(_POSTINGS, {"rows": json_text(postings)}, rows=len(postings)))
+    return steps
+
+
+def write_transfers(conn: Connection, transfers: Sequence[Transfer]) -> None:
+    """Apply every transfer, or raise (and the caller rolls the transaction back)."""
+    run_steps(conn, transfer_steps(transfers))

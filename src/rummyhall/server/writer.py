@@ -4,11 +4,14 @@ that go with them) to the database.
 Tables hand it their entries and wait until they are committed before they tell anyone
 (DESIGN.md, principle 4). Entries that arrive together are committed in one transaction, with
 one statement for all their log rows and four for all their chip transfers
-(:func:`rummyhall.economy.bulk.write_transfers`), so that with many live tables the cost of a
+(:func:`rummyhall.economy.bulk.transfer_steps`), so that with many live tables the cost of a
 durable commit (an fsync on SQLite) and of each statement is shared: while one batch commits,
-the next gathers. If a batch fails, each of its jobs is retried in a transaction of its own, so
-one bad job fails alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`)
-and the others land. The tables hear of a commit straight from the database's callback
+the next gathers. A batch of plain actions goes straight to the database driver
+(:meth:`rummyhall.store.database.Database.write_steps`); one that also does other work (a
+buy-in, a finished game's record) runs that work and the same statements through SQLAlchemy.
+If a batch fails, each of its jobs is retried in a transaction of its own, so one bad job fails
+alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`) and the others
+land. The tables hear of a commit straight from the database's callback
 (:meth:`rummyhall.store.database.Database.write`), without waiting for this task's turn.
 """
 
@@ -27,7 +30,7 @@ from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
-from rummyhall.economy.bulk import Transfer, write_transfers
+from rummyhall.economy.bulk import Transfer, transfer_steps, write_transfers
 from rummyhall.store import tables as store_tables
 from rummyhall.store.database import Database
 from rummyhall.store.tables import LogEntry
@@ -115,7 +118,13 @@ class Writer:
 
     async def _commit(self, jobs: list[_Job]) -> None:
         try:
-            await self.db.write(partial(_write_all, jobs=jobs), partial(self._finish, jobs))
+            if any(job.work is not None for job in jobs):
+                await self.db.write(partial(_write_all, jobs=jobs), partial(self._finish, jobs))
+            else:
+                # Actions only (no buy-in, no game's end): log rows and transfers, the hot path.
+                steps = store_tables.log_steps(job.entry for job in jobs if job.entry is not None)
+                steps += transfer_steps([job.transfer for job in jobs if job.transfer is not None])
+                await self.db.write_steps(steps, partial(self._finish, jobs, [None] * len(jobs)))
         except Exception as error:
             log.info("a batch of %d failed (%s); committing one by one", len(jobs), error)
             for job in jobs:

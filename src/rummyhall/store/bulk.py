@@ -4,24 +4,90 @@ The database unpacks the document (SQLite's ``json_each``, PostgreSQL's ``json_a
 it is written with :func:`rummyhall.store.database.json_text`), so the statement's text is the
 same for any number of rows: it is compiled once, there is one parameter to bind instead of one
 per value, and the statement runs in one step. The table writer's batches are made of such
-statements (:func:`rummyhall.store.tables.write_logs`,
-:func:`rummyhall.economy.bulk.write_transfers`).
-The two databases unpack JSON with different functions, so each statement is written for each.
+statements (:func:`rummyhall.store.tables.log_steps`,
+:func:`rummyhall.economy.bulk.transfer_steps`). The two databases unpack JSON with different
+functions, so each statement is written for each.
+
+A batch is a list of :class:`Step` (a statement and its values), which runs either on a
+SQLAlchemy connection (:func:`run_steps`: the cold paths and tools) or straight on the driver's
+connection (:meth:`rummyhall.store.database.Database.write_steps`: the table writer's hot path,
+where SQLAlchemy's work per statement was most of the cost of a commit).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BindParameter, TextClause, text
+from sqlalchemy import BindParameter, Connection, TextClause, text
+
+_NAME = re.compile(r"(?<!:):([a-z_]+)")
 
 
-def by_dialect(
-    *, sqlite: str, postgresql: str, binds: Sequence[BindParameter[Any]] = ()
-) -> dict[str, TextClause]:
-    """A statement's text for each database (by SQLAlchemy dialect name), with typed binds."""
-    return {
-        "sqlite": text(sqlite).bindparams(*binds),
-        "postgresql": text(postgresql).bindparams(*binds),
-    }
+@dataclass(frozen=True)
+class Bulk:
+    """One statement for each database (by SQLAlchemy dialect name): as SQLAlchemy text with
+    typed binds, and as the driver's own text (sqlite3 takes ``:name`` as written; asyncpg
+    takes ``$1, $2, ...`` in the order of :attr:`names`)."""
+
+    clauses: Mapping[str, TextClause]
+    sqlite: str
+    postgresql: str
+    names: tuple[str, ...]
+    """The parameters in the order of the PostgreSQL text's ``$n``."""
+
+
+def by_dialect(*, sqlite: str, postgresql: str, binds: Sequence[BindParameter[Any]] = ()) -> Bulk:
+    """A statement's text for each database, with typed binds for SQLAlchemy."""
+    names: list[str] = []
+
+    def number(match: re.Match[str]) -> str:
+        if match.group(1) not in names:
+            names.append(match.group(1))
+        return f"${names.index(match.group(1)) + 1}"
+
+    return Bulk(
+        clauses={
+            "sqlite": text(sqlite).bindparams(*binds),
+            "postgresql": text(postgresql).bindparams(*binds),
+        },
+        sqlite=sqlite,
+        postgresql=_NAME.sub(number, postgresql),
+        names=tuple(names),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A bulk statement with its values, and how many rows it must write (None: any number)."""
+
+    statement: Bulk
+    values: Mapping[str, Any]
+    rows: int | None = None
+
+
+class BulkError(Exception):
+    """A step wrote another number of rows than it must (its transaction is rolled back)."""
+
+
+def run_steps(conn: Connection, steps: Sequence[Step]) -> None:
+    """Run ``steps`` in order on a SQLAlchemy connection (in the caller's transaction)."""
+    for step in steps:
+        result = conn.execute(step.statement.clauses[conn.dialect.name], dict(step.values))
+        check_rows(step, result.rowcount)
+
+
+def check_rows(step: Step, written: int) -> None:
+    if step.rows is not None and written != step.rows:
+        raise BulkError(f"a bulk statement wrote {written} rows, not {step.rows}")
+
+
+def sqlite_value(value: Any) -> Any:
+    """A value as the sqlite3 driver takes it, stored as SQLAlchemy stores it (timestamps:
+    naive UTC text; models.UTCDateTime reads them back with their zone)."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return value

@@ -23,7 +23,8 @@ Running the whole batch on a thread of its own was no better: the statements are
 and need the interpreter's lock, and every SQLite call gives that lock up and then waits for the
 busy event loop to hand it back, so a batch of a millisecond's work took ten. The statements are
 few and short (:mod:`rummyhall.store.bulk`); the disk is the only wait, and it happens off the
-loop.
+loop. A batch of plain actions (:meth:`Database.write_steps`) runs its statements the same way on
+a ``sqlite3`` connection of its own, without SQLAlchemy in between.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -54,6 +55,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engin
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.util import await_
+
+from rummyhall.store.bulk import Step, check_rows, run_steps, sqlite_value
 
 DEFAULT_DATA_DIR = Path(os.environ.get("RUMMYHALL_DATA", "data"))
 """Where ``rummyhall serve`` and ``rummyhall audit`` find the SQLite file unless told otherwise."""
@@ -193,6 +196,8 @@ class Database:
         # SQLite: a plain engine and one thread for write() (see the module's docstring).
         self._batch_engine = batch_engine
         self._batch_thread: ThreadPoolExecutor | None = None
+        self._raw: sqlite3.Connection | None = None
+        """The table writer's own sqlite3 connection (write_steps), opened on first use."""
         if self.dialect == "sqlite":
             _install_sqlite_hooks(engine.sync_engine)
             if batch_engine is not None:
@@ -352,10 +357,84 @@ class Database:
         done.add_done_callback(release)
         return await asyncio.shield(done)
 
+    async def write_steps(
+        self, steps: Sequence[Step], on_commit: Callable[[], None] | None = None
+    ) -> None:
+        """Run bulk ``steps`` (:mod:`rummyhall.store.bulk`) in one write transaction, as
+        :meth:`write` runs its work: the table writer's hot path. On SQLite they go straight to
+        the driver on a connection of their own, without SQLAlchemy: its work for each statement
+        (and the connection's checkout, begin and reset) cost several times what SQLite's did. A
+        step that fails, or writes other rows than it must, rolls the transaction back and
+        raises (``sqlite3.Error`` or :class:`~rummyhall.store.bulk.BulkError`)."""
+        if self._batch_engine is None or self._batch_thread is None:
+            await self.write(
+                lambda conn: run_steps(conn, steps),
+                None if on_commit is None else lambda _: on_commit(),
+            )
+            return
+        loop = asyncio.get_running_loop()
+        thread = self._batch_thread
+        await self._write_lock.acquire()
+
+        def release(_: object) -> None:
+            self._write_lock.release()
+
+        try:
+            raw = self._raw_connection()
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                    raise
+                # Another process is writing: wait for it on the thread (as write() does).
+                await loop.run_in_executor(thread, _begin_raw_waiting, raw)
+            for step in steps:
+                values = {name: sqlite_value(value) for name, value in step.values.items()}
+                check_rows(step, raw.execute(step.statement.sqlite, values).rowcount)
+        except asyncio.CancelledError:
+            # Cancelled while the BEGIN may still run on the thread: roll back after it, there.
+            loop.run_in_executor(thread, _rollback_raw, self._raw).add_done_callback(release)
+            raise
+        except BaseException:
+            try:
+                _rollback_raw(self._raw)
+            finally:
+                self._write_lock.release()
+            raise
+
+        def commit() -> None:
+            try:
+                raw.execute("COMMIT")
+            except BaseException:
+                _rollback_raw(raw)
+                raise
+            if on_commit is not None:
+                loop.call_soon_threadsafe(on_commit)
+
+        done = loop.run_in_executor(thread, commit)
+        done.add_done_callback(release)
+        await asyncio.shield(done)
+
+    def _raw_connection(self) -> sqlite3.Connection:
+        if self._raw is None:
+            assert self._batch_engine is not None
+            path = self._batch_engine.url.database
+            assert path is not None
+            # Autocommit mode (isolation_level None): the BEGIN and COMMIT are ours. Used from
+            # the loop's thread and the commit thread in turn, never at once (the write lock).
+            raw = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            for pragma in ("busy_timeout=0", "synchronous=FULL", "foreign_keys=ON"):
+                raw.execute(f"PRAGMA {pragma}")
+            self._raw = raw
+        return self._raw
+
     async def close(self) -> None:
         if self._batch_thread is not None:
             self._batch_thread.shutdown(wait=True)
             self._batch_thread = None
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
         if self._batch_engine is not None:
             self._batch_engine.dispose()
         await self.engine.dispose()
@@ -485,3 +564,21 @@ def _begin_waiting(conn: Connection) -> RootTransaction:
         return conn.begin()
     finally:
         raw.execute("PRAGMA busy_timeout=0")
+
+
+def _begin_raw_waiting(raw: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE on the writer's own connection, waiting (the busy timeout) for another
+    process's lock."""
+    raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    try:
+        started = time.monotonic()
+        raw.execute("BEGIN IMMEDIATE")
+        if time.monotonic() - started >= SLOW_BEGIN_S:
+            log.warning("waited %.2f s for the SQLite write lock", time.monotonic() - started)
+    finally:
+        raw.execute("PRAGMA busy_timeout=0")
+
+
+def _rollback_raw(raw: sqlite3.Connection | None) -> None:
+    if raw is not None and raw.in_transaction:
+        raw.execute("ROLLBACK")

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.store.bulk import by_dialect
+from rummyhall.store.bulk import Step, by_dialect, run_steps
 from rummyhall.store.database import json_text
 from rummyhall.store.models import (
     GameTableModel,
@@ -240,14 +240,16 @@ async def append_logs(session: AsyncSession, entries: Iterable[LogEntry]) -> Non
     await session.run_sync(lambda sync: write_logs(sync.connection(), rows))
 
 
-def write_logs(conn: Connection, entries: Iterable[LogEntry]) -> None:
-    """:func:`append_logs` on a plain connection (the writer's path, see
-    :meth:`rummyhall.store.database.Database.write`), in one statement."""
+def log_steps(entries: Iterable[LogEntry]) -> list[Step]:
+    """The statement that appends ``entries`` (none for no entries): the writer's path."""
     rows = [(e.table_id, e.seq, e.kind, e.body, e.at) for e in entries]
-    if not rows:
-        return
+    return [Step(_INSERT_LOGS, {"rows": json_text(rows)})] if rows else []
+
+
+def write_logs(conn: Connection, entries: Iterable[LogEntry]) -> None:
+    """:func:`append_logs` on a plain connection, in one statement."""
     try:
-        conn.execute(_INSERT_LOGS[conn.dialect.name], {"rows": json_text(rows)})
+        run_steps(conn, log_steps(entries))
     except IntegrityError as exc:
         raise DuplicateLogEntry(
             "a log entry with this table and sequence number exists already "
