@@ -39,6 +39,10 @@ class Bulk:
     names: tuple[str, ...]
     """The parameters in the order of the PostgreSQL text's ``$n``."""
 
+    def values_in_order(self, values: Mapping[str, Any]) -> list[Any]:
+        """``values`` as the PostgreSQL text's ``$1, $2, ...``."""
+        return [values[name] for name in self.names]
+
 
 def by_dialect(*, sqlite: str, postgresql: str, binds: Sequence[BindParameter[Any]] = ()) -> Bulk:
     """A statement's text for each database, with typed binds for SQLAlchemy."""
