@@ -28,6 +28,10 @@ run left.
                          [--think-ms 400] [--seconds 30] [--ramp 60] [--procs N]
                          [--database sqlite|postgresql]
 
+Every player's join is timed (a new guest account, a quick seat with its buy-in, the WebSocket,
+the first snapshot); a short ``--ramp`` makes it a burst of arrivals (``--tables 250 --ramp 1``:
+a thousand players within a second).
+
 Targets (issue 20) on a 2-core machine, clients included: 1,000 tables x 4 players + 1,000
 spectators at a human pace (``--think-ms 2000``) with p99 <= 50 ms; the 400 ms stress at 1,000
 tables (about 2,000 actions/s) with p99 <= 50 ms.
@@ -131,11 +135,13 @@ async def _player(
     bot = PattiBot(seed=number)
     pace = random.Random(number)
     async with RoomClient(url) as client:
+        arrived = time.perf_counter()
         await client.guest()
         table, _ = await client.quick_seat(room)
         feed = client.follow(table)
         await client.connect()
         await client.watch(table)
+        results["joins"].append(time.perf_counter() - arrived)
         tables.append(table)
         with seated.get_lock():
             seated.value += 1
@@ -233,7 +239,7 @@ class Plan:
 def _client_process(url: str, plan: Plan, seated: Any, watching: Any, out: Any) -> None:
     async def main() -> dict[str, Any]:
         results: dict[str, Any] = {
-            "messages": 0, "spectated": 0, "actions": 0, "latency": [], "errors": {},
+            "messages": 0, "spectated": 0, "actions": 0, "latency": [], "joins": [], "errors": {},
         }  # fmt: skip
 
         async def cpu_in_window() -> None:
@@ -427,6 +433,10 @@ def main() -> int:
           f"spectators + {args.idle:,} idle = {sockets:,} connections, {args.database}, "
           f"{args.procs} client processes, {window:.0f} s measured after a {args.ramp:.0f} s "
           f"ramp; players think {args.think_ms:.0f} ms on average")  # fmt: skip
+    joins = [t * 1000 for r in results for t in r["joins"]]
+    print(f"  joins (a new guest account, quick seat with its buy-in, connect, watch): "
+          f"{len(joins):,} of {players:,} players, p50 {percentile(joins, 0.5):.0f} ms, "
+          f"p99 {percentile(joins, 0.99):.0f} ms, max {max(joins, default=0):.0f} ms")  # fmt: skip
     print(f"  accepted actions/s (server, all tables): {rate:,.0f}")
     print(
         f"  messages received by clients: {messages:,} ({messages / (args.ramp + window):,.0f}/s)"
