@@ -21,7 +21,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from rummyhall.client import RoomClient
+from rummyhall.client import ClientError, RoomClient
 from rummyhall.server.clock import FakeClock
 from rummyhall.store import accounts as store_accounts
 from rummyhall.store.accounts import HashPool, HashPoolBusy
@@ -265,6 +265,11 @@ async def test_an_ended_session_closes_its_websockets(tmp_path: Path) -> None:
         changed = await here.request("POST", "/api/password", {"old": PASSWORD, "new": "new pass!"})
         assert changed["ended_sessions"] == 1
         assert await _closed_with(elsewhere) == 4401
+        # Its requests are refused at once (the server remembers who is signed in: it forgets
+        # the sessions it ends).
+        with pytest.raises(ClientError) as refused:
+            await elsewhere.request("GET", "/api/me")
+        assert refused.value.code == "not_signed_in"
         # This session's socket and another account's are open and answer.
         assert (await here.send({"type": "ping"}))["type"] == "pong"
         assert (await someone.send({"type": "ping"}))["type"] == "pong"

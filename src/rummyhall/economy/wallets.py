@@ -27,6 +27,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Final
 
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
@@ -97,15 +98,33 @@ async def open_wallets(
     """Mint a new account's starting chips, in the caller's transaction: ``silver`` silver and
     ``gold`` gold chips (never for a guest; ledger keys ``signup:<id>`` and
     ``signup:gold:<id>``) and ``practice`` practice chips (key ``signup:practice:<id>``)."""
-    if not account.is_guest:
-        if silver:
-            await _mint(session, CHIPS, f"signup:{account.id}", account.id, silver, "signup")
-        if gold:
-            await _mint(session, GOLD, f"signup:gold:{account.id}", account.id, gold, "signup")
-    if practice:
-        await _mint(
-            session, PRACTICE, f"signup:practice:{account.id}", account.id, practice, "signup"
+    await session.run_sync(
+        lambda sync: open_wallets_on(
+            sync.connection(), account, silver=silver, gold=gold, practice=practice
         )
+    )
+
+
+def open_wallets_on(
+    conn: Connection,
+    account: Account,
+    *,
+    silver: int = STARTING_SILVER,
+    gold: int = STARTING_GOLD,
+    practice: int = PRACTICE_CHIPS,
+) -> None:
+    """:func:`open_wallets` on a plain connection (a sign-up through ``Database.write``)."""
+    key = account.id
+    mints: list[tuple[Currency, str, int]] = []
+    if not account.is_guest:
+        mints += [(CHIPS, f"signup:{key}", silver), (GOLD, f"signup:gold:{key}", gold)]
+    mints.append((PRACTICE, f"signup:practice:{key}", practice))
+    for currency, name, amount in mints:
+        if amount:
+            ledger.transfer_on(
+                conn, name, [(currency.mint, -amount), (currency.wallet(account.id), amount)],
+                kind="signup", memo={"account": account.id},
+            )  # fmt: skip
 
 
 async def grant(

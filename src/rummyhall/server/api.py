@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request, Response
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall import catalog
@@ -40,6 +41,7 @@ from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.open_sockets import OpenSockets
 from rummyhall.server.settings import Settings
+from rummyhall.server.signed_in import SignedIn
 from rummyhall.server.throttle import Buckets
 from rummyhall.server.wire import (
     ArrangeRequest,
@@ -91,6 +93,11 @@ def _settings(request: Request) -> Settings:
 def _sockets(request: Request) -> OpenSockets:
     sockets: OpenSockets = request.app.state.sockets
     return sockets
+
+
+def _signed_in_cache(request: Request) -> SignedIn:
+    signed_in: SignedIn = request.app.state.signed_in
+    return signed_in
 
 
 def _pool(request: Request) -> HashPool:
@@ -176,18 +183,27 @@ def _signup_allowed(request: Request) -> None:
 
 async def current_account(request: Request) -> Account:
     """The signed-in account (from the session cookie); 401 ``not_signed_in`` otherwise."""
-    account = await account_of(request.app.state.db, request.app.state.settings, request.cookies)
+    account = await account_of(request.app, request.cookies)
     if account is None:
         raise RoomError("not_signed_in", "sign in first", 401)
     return account
 
 
-async def account_of(db: Database, settings: Settings, cookies: dict[str, str]) -> Account | None:
-    token = cookies.get(settings.cookie_name)
+async def account_of(app: Any, cookies: Mapping[str, str]) -> Account | None:
+    """The account signed in with these cookies (None: none), remembered a while for the next
+    request (server/signed_in.py)."""
+    token = cookies.get(app.state.settings.cookie_name)
     if not token:
         return None
-    async with db.read() as session:
-        return await store_accounts.session_account(session, token)
+    signed_in: SignedIn = app.state.signed_in
+    account = signed_in.get(token)
+    if account is None:
+        mark = signed_in.mark()
+        async with app.state.db.read() as session:
+            account = await store_accounts.session_account(session, token)
+        if account is not None:
+            signed_in.put(token, account, mark)
+    return account
 
 
 Me = Annotated[Account, Depends(current_account)]
@@ -251,11 +267,26 @@ async def _sign_in(
     first session are one commit) and set its cookie. The session the browser had is ended: a
     new token on every sign-in, so a token planted or seen before it (session fixation) is
     worth nothing afterwards."""
+    old = request.cookies.get(_settings(request).cookie_name)
+    token = await session.run_sync(lambda sync: _new_session_on(sync.connection(), account, old))
+    return await _signed_in(session, request, response, account, token)
+
+
+def _new_session_on(conn: Connection, account: Account, old: str | None) -> str:
+    """:func:`_sign_in`'s writes on a plain connection: the old session ended, a new one."""
+    if old:
+        store_accounts.end_session_on(conn, old)
+    return store_accounts.create_session_on(conn, account.id)
+
+
+async def _signed_in(
+    session: AsyncSession, request: Request, response: Response, account: Account, token: str
+) -> JSON:
+    """The new session's cookie set, and the account as ``GET /api/me`` shows it."""
     settings = _settings(request)
     old = request.cookies.get(settings.cookie_name)
     if old:
-        await store_accounts.end_session(session, old)
-    token = await store_accounts.create_session(session, account.id)
+        _signed_in_cache(request).forget(old)  # (ended with the new session's writes)
     me = await _me_json(session, request, account)
     response.set_cookie(
         settings.cookie_name,
@@ -337,6 +368,7 @@ async def change_password(body: PasswordChange, account: Me, request: Request) -
     async with _db(request).transaction() as session:
         await store_accounts.set_password_hash(session, account.id, password_hash)
         ended = await store_accounts.end_other_sessions(session, account.id, keep)
+    _signed_in_cache(request).forget_account(account.id, keep=keep)
     await _sockets(request).end(account.id, keep=keep)
     return {"ok": True, "ended_sessions": ended}
 
@@ -346,17 +378,27 @@ async def guest(request: Request, response: Response) -> JSON:
     """Play without registering: a guest account with practice chips (and no real chips, ever:
     a guest plays in practice rooms only)."""
     _signup_allowed(request)
-    async with _db(request).transaction() as session:
-        account = await store_accounts.create_guest(session)
-        await wallets.open_wallets(session, account, practice=_settings(request).practice_chips)
-        return await _sign_in(session, request, response, account)
+    settings = _settings(request)
+    old = request.cookies.get(settings.cookie_name)
+
+    # On a plain connection, not the async session: a burst of guests arriving together (a
+    # link shared in a chat) must not hold the write lock for a trip to the database's thread
+    # per statement (store/accounts.py).
+    def work(conn: Connection) -> tuple[Account, str]:
+        account = store_accounts.create_guest_on(conn)
+        wallets.open_wallets_on(conn, account, practice=settings.practice_chips)
+        return account, _new_session_on(conn, account, old)
+
+    account, token = await _db(request).write(work)
+    async with _db(request).read() as session:
+        return await _signed_in(session, request, response, account, token)
 
 
 @router.get("/session")
 async def session_probe(request: Request) -> JSON:
     """Whether this browser is signed in, answered 200 either way: the client asks on every page
     load, and a 401 there would put an error in a signed-out visitor's console."""
-    account = await account_of(_db(request), _settings(request), request.cookies)
+    account = await account_of(request.app, request.cookies)
     if account is None:
         return {"signed_in": False}
     return {"signed_in": True, "name": account.name, "guest": account.is_guest}
@@ -370,6 +412,7 @@ async def logout(request: Request, response: Response) -> JSON:
         async with _db(request).transaction() as session:
             account = await store_accounts.session_account(session, token)
             await store_accounts.end_session(session, token)
+        _signed_in_cache(request).forget(token)
         if account is not None:
             await _sockets(request).end(account.id, token=token)
     response.delete_cookie(settings.cookie_name, path="/")
@@ -496,7 +539,7 @@ async def leaderboard(
     players by rating, then games played; ``next`` continues it (pass it as ``after``). A
     signed-in player's own line (``me``, with its rank) comes with every page, on it or not."""
     name = _board(board)
-    account = await account_of(_db(request), _settings(request), request.cookies)
+    account = await account_of(request.app, request.cookies)
     async with _db(request).read() as session:
         page = await _board_page(session, name, account, after, limit)
         rated = await boards.rated(session, name)
@@ -512,7 +555,7 @@ async def league(
     player's own league, line and last season's outcome."""
     now = _hub(request).clock.now()
     season = leagues.season_of(now)
-    account = await account_of(_db(request), _settings(request), request.cookies)
+    account = await account_of(request.app, request.cookies)
     async with _db(request).read() as session:
         standing = None if account is None else await rollover.league_standing(session, account.id)
         shown = league or (standing.league if standing and standing.league else leagues.LEAGUES[0])
@@ -624,7 +667,7 @@ async def table(table_id: int, request: Request) -> JSON:
     actor = hub.table(table_id)
     account = None
     if actor.private:  # no database read for the public tables anyone may look at
-        account = await account_of(_db(request), _settings(request), request.cookies)
+        account = await account_of(request.app, request.cookies)
     return {"table": hub.reach(table_id, None if account is None else account.id).info()}
 
 

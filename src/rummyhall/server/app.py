@@ -35,6 +35,7 @@ from rummyhall.server.hub import Hub
 from rummyhall.server.metrics import Metrics
 from rummyhall.server.open_sockets import OpenSockets
 from rummyhall.server.settings import Settings
+from rummyhall.server.signed_in import SignedIn
 from rummyhall.store import accounts as store_accounts
 from rummyhall.store.accounts import AccountError, HashPool, HashPoolBusy
 from rummyhall.store.database import Database
@@ -186,6 +187,7 @@ def create_app(
     app.state.metrics = metrics
     app.state.hash_pool = hash_pool
     app.state.sockets = OpenSockets()
+    app.state.signed_in = SignedIn()
     app.state.auth_limits = api.AuthLimits(settings, clock)
     if "*" not in settings.allowed_hosts:
         # A Host header we do not serve is refused (400) before any route: DNS rebinding (a page

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from rummyhall.economy import ladder, ledger, tiers, wallets
 from rummyhall.economy.ledger import CHIPS, Currency
@@ -362,9 +362,9 @@ class Hub:
         # The invite is the only key to a private table: 128 random bits, like a session token.
         invite = secrets.token_urlsafe(16) if private else None
 
-        async def create(session: Any) -> int:
-            return await store_tables.create_table(
-                session, game=room.game, room=room.key, config=room.to_json(),
+        def create(conn: Connection) -> int:
+            return store_tables.insert_table(
+                conn, game=room.game, room=room.key, config=room.to_json(),
                 invite_code=invite, created_by=creator,
             )  # fmt: skip
 
@@ -381,7 +381,7 @@ class Hub:
                 )
             self._opening[creator] = opening + 1
         try:
-            table_id = int(await self.writer.run(create))
+            table_id = int(await self.writer.write(work=create))
         finally:
             if creator is not None:
                 left = self._opening.pop(creator) - 1

@@ -183,7 +183,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings):
         await _refuse(websocket, CLOSE_BAD_ORIGIN, "origin not allowed")
         return
-    account = await account_of(app.state.db, settings, dict(websocket.cookies))
+    account = await account_of(app, websocket.cookies)
     if account is None:
         await _refuse(websocket, CLOSE_NOT_SIGNED_IN, "sign in first")
         return

@@ -8,6 +8,13 @@ queueing without end and taking the cores from the event loop that serves the ta
 
 Session tokens are random and opaque; the database keeps only their SHA-256, so a copy of the
 database does not let anyone log in.
+
+What sign-up writes (a guest, its session) also exists on a plain connection (``..._on``), for
+:meth:`rummyhall.store.database.Database.write`: on SQLite the async session hands every
+statement to the driver's thread and back, holding the process's write lock all the while, so a
+burst of a thousand sign-ups queued behind each other for seconds and held up every table's
+writes; on a plain connection the dozen statements run at once. The async functions are thin
+wrappers over these.
 """
 
 from __future__ import annotations
@@ -21,15 +28,15 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import and_, delete, select
+from sqlalchemy import Connection, and_, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.store.models import AccountModel, SessionModel, utcnow
+from rummyhall.store.models import AccountModel, SessionModel, table, utcnow
 
 _T = TypeVar("_T")
 
@@ -62,7 +69,13 @@ class Account:
     created_at: datetime
 
 
-def _account(row: AccountModel) -> Account:
+_ACCOUNTS = table(AccountModel)
+_SESSIONS = table(SessionModel)
+_INSERT_ACCOUNT = insert(_ACCOUNTS).returning(*_ACCOUNTS.c)
+
+
+def _account(row: Any) -> Account:
+    """An Account from an ORM row or a Core row of the accounts table."""
     return Account(
         id=row.id,
         name=row.name,
@@ -207,13 +220,18 @@ async def register(
 
 async def create_guest(session: AsyncSession) -> Account:
     """A guest account named like ``guest-4821`` (no password)."""
+    return await session.run_sync(lambda sync: create_guest_on(sync.connection()))
+
+
+def create_guest_on(conn: Connection) -> Account:
+    """:func:`create_guest` on a plain connection (see the module's note)."""
     digits = 4
     while True:
         for _attempt in range(5):
             name = f"{GUEST_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
-            if await find_account(session, name) is None:
+            if find_account_on(conn, name) is None:
                 try:
-                    return await _create(session, name, is_guest=True)
+                    return _create_on(conn, name, is_guest=True)
                 except AccountError:
                     pass  # taken a moment ago by a concurrent guest: draw again
         digits += 2  # the short names are crowded: draw from a larger space
@@ -236,19 +254,33 @@ async def _create(
     is_guest: bool = False,
     is_bot: bool = False,
 ) -> Account:
-    row = AccountModel(
-        name=name,
-        name_key=name.lower(),
-        password_hash=password_hash,
-        is_guest=is_guest,
-        is_bot=is_bot,
-        created_at=utcnow(),
+    return await session.run_sync(
+        lambda sync: _create_on(
+            sync.connection(), name, password_hash=password_hash, is_guest=is_guest, is_bot=is_bot
+        )
     )
+
+
+def _create_on(
+    conn: Connection,
+    name: str,
+    *,
+    password_hash: str | None = None,
+    is_guest: bool = False,
+    is_bot: bool = False,
+) -> Account:
+    values = {
+        "name": name,
+        "name_key": name.lower(),
+        "password_hash": password_hash,
+        "is_guest": is_guest,
+        "is_bot": is_bot,
+        "created_at": utcnow(),
+    }
     try:
         # A savepoint: losing a race for the name must not spoil the caller's transaction.
-        async with session.begin_nested():
-            session.add(row)
-            await session.flush()
+        with conn.begin_nested():
+            row = conn.execute(_INSERT_ACCOUNT, values).one()
     except IntegrityError:
         raise AccountError("name_taken", f"the name {name!r} is taken") from None
     return _account(row)
@@ -274,6 +306,14 @@ async def find_account(session: AsyncSession, name: str) -> Account | None:
     if not _could_be_a_name(name):
         return None
     row = await session.scalar(select(AccountModel).where(AccountModel.name_key == name.lower()))
+    return None if row is None else _account(row)
+
+
+def find_account_on(conn: Connection, name: str) -> Account | None:
+    """:func:`find_account` on a plain connection."""
+    if not _could_be_a_name(name):
+        return None
+    row = conn.execute(select(_ACCOUNTS).where(_ACCOUNTS.c.name_key == name.lower())).one_or_none()
     return None if row is None else _account(row)
 
 
@@ -377,17 +417,23 @@ async def create_session(
     ttl: timedelta = SESSION_TTL,
 ) -> str:
     """A new login session for the account; returns its token (shown once, stored hashed)."""
+    return await session.run_sync(
+        lambda sync: create_session_on(sync.connection(), account_id, now=now, ttl=ttl)
+    )
+
+
+def create_session_on(
+    conn: Connection, account_id: int, *, now: datetime | None = None, ttl: timedelta = SESSION_TTL
+) -> str:
+    """:func:`create_session` on a plain connection."""
     token = secrets.token_urlsafe(32)
     now = now or utcnow()
-    session.add(
-        SessionModel(
-            token_hash=_token_hash(token),
-            account_id=account_id,
-            created_at=now,
+    conn.execute(
+        insert(_SESSIONS).values(
+            token_hash=_token_hash(token), account_id=account_id, created_at=now,
             expires_at=now + ttl,
         )
-    )
-    await session.flush()
+    )  # fmt: skip
     return token
 
 
@@ -408,10 +454,13 @@ async def session_account(
 
 async def end_session(session: AsyncSession, token: str) -> None:
     """Log out: the token stops working (unknown tokens are ignored)."""
+    await session.run_sync(lambda sync: end_session_on(sync.connection(), token))
+
+
+def end_session_on(conn: Connection, token: str) -> None:
+    """:func:`end_session` on a plain connection."""
     if isinstance(token, str):
-        await session.execute(
-            delete(SessionModel).where(SessionModel.token_hash == _token_hash(token))
-        )
+        conn.execute(delete(_SESSIONS).where(_SESSIONS.c.token_hash == _token_hash(token)))
 
 
 async def end_other_sessions(session: AsyncSession, account_id: int, keep: str | None) -> int:

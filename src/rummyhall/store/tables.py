@@ -123,20 +123,35 @@ async def create_table(
     """A new open table; returns its id. A taken invite code raises IntegrityError (codes are
     random enough that the caller can simply draw another, in a new transaction).
     ``created_by``: the account that opened it (None when the room opened it)."""
-    result = await session.execute(
-        insert(GameTableModel)
-        .values(
-            game=game,
-            room=room,
-            config=dict(config),
-            invite_code=invite_code,
+    return await session.run_sync(
+        lambda sync: insert_table(
+            sync.connection(), game=game, room=room, config=config, invite_code=invite_code,
             created_by=created_by,
-            status=OPEN,
-            created_at=utcnow(),
         )
-        .returning(GameTableModel.id)
-    )
-    return int(result.scalar_one())
+    )  # fmt: skip
+
+
+def insert_table(
+    conn: Connection,
+    *,
+    game: str,
+    room: str,
+    config: Mapping[str, Any],
+    invite_code: str | None = None,
+    created_by: int | None = None,
+) -> int:
+    """:func:`create_table` on a plain connection (the table writer's path: a burst of
+    quick seats opens many tables, each a job of the writer's batches)."""
+    row = {
+        "game": game,
+        "room": room,
+        "config": dict(config),
+        "invite_code": invite_code,
+        "created_by": created_by,
+        "status": OPEN,
+        "created_at": utcnow(),
+    }
+    return int(conn.execute(_INSERT_TABLE, row).scalar_one())
 
 
 async def close_table(session: AsyncSession, table_id: int) -> None:
@@ -357,6 +372,8 @@ def write_hand(
 # per call is compiled again each time). Finished games are saved by the table writer's batches.
 _HANDS = table(HandModel)
 _INSERT_HAND = insert(_HANDS).returning(_HANDS.c.id)
+_TABLES = table(GameTableModel)
+_INSERT_TABLE = insert(_TABLES).returning(_TABLES.c.id)
 _INSERT_HAND_PLAYERS = insert(table(HandPlayerModel))
 
 
