@@ -285,8 +285,10 @@ async def _signed_in(
     """The new session's cookie set, and the account as ``GET /api/me`` shows it."""
     settings = _settings(request)
     old = request.cookies.get(settings.cookie_name)
+    cache = _signed_in_cache(request)
     if old:
-        _signed_in_cache(request).forget(old)  # (ended with the new session's writes)
+        cache.forget(old)  # (ended with the new session's writes)
+    cache.put(token, account, cache.mark())  # its first requests follow at once
     me = await _me_json(session, request, account)
     response.set_cookie(
         settings.cookie_name,
