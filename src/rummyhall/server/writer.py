@@ -8,7 +8,9 @@ one statement for all their log rows and four for all their chip transfers
 durable commit (an fsync on SQLite) and of each statement is shared: while one batch commits,
 the next gathers. A batch of plain actions goes straight to the database driver
 (:meth:`rummyhall.store.database.Database.write_steps`); one that also does other work (a
-buy-in, a finished game's record) runs that work and the same statements through SQLAlchemy.
+buy-in, a finished game's record) runs that work through SQLAlchemy, and the same statements on
+the driver's connection underneath, in the same transaction
+(:func:`rummyhall.store.database.run_steps_on`).
 If a batch fails, each of its jobs is retried in a transaction of its own, so one bad job fails
 alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`) and the others
 land. The tables hear of a commit straight from the database's callback
@@ -30,9 +32,10 @@ from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
-from rummyhall.economy.bulk import Transfer, transfer_steps, write_transfers
+from rummyhall.economy.bulk import Transfer, transfer_steps
 from rummyhall.store import tables as store_tables
-from rummyhall.store.database import Database
+from rummyhall.store.bulk import Step
+from rummyhall.store.database import Database, run_steps_on
 from rummyhall.store.tables import LogEntry
 
 log = logging.getLogger(__name__)
@@ -122,9 +125,8 @@ class Writer:
                 await self.db.write(partial(_write_all, jobs=jobs), partial(self._finish, jobs))
             else:
                 # Actions only (no buy-in, no game's end): log rows and transfers, the hot path.
-                steps = store_tables.log_steps(job.entry for job in jobs if job.entry is not None)
-                steps += transfer_steps([job.transfer for job in jobs if job.transfer is not None])
-                await self.db.write_steps(steps, partial(self._finish, jobs, [None] * len(jobs)))
+                done = partial(self._finish, jobs, [None] * len(jobs))
+                await self.db.write_steps(_steps(jobs), done)
         except Exception as error:
             log.info("a batch of %d failed (%s); committing one by one", len(jobs), error)
             for job in jobs:
@@ -161,11 +163,16 @@ def _fail(job: _Job, error: BaseException) -> None:
         job.done.set_exception(error)
 
 
+def _steps(jobs: list[_Job]) -> list[Step]:
+    """The statements of all the batch's log rows and transfers."""
+    steps = store_tables.log_steps(job.entry for job in jobs if job.entry is not None)
+    return steps + transfer_steps([job.transfer for job in jobs if job.transfer is not None])
+
+
 def _write_all(conn: Connection, jobs: list[_Job]) -> list[Any]:
     """A batch's work, then all its log rows and transfers together."""
     results = [None if job.work is None else job.work(conn) for job in jobs]
-    store_tables.write_logs(conn, [job.entry for job in jobs if job.entry is not None])
-    write_transfers(conn, [job.transfer for job in jobs if job.transfer is not None])
+    run_steps_on(conn, _steps(jobs))
     return results
 
 

@@ -605,6 +605,21 @@ def _begin_waiting(conn: Connection) -> RootTransaction:
         raw.execute("PRAGMA busy_timeout=0")
 
 
+def run_steps_on(conn: Connection, steps: Sequence[Step]) -> None:
+    """Bulk ``steps`` in the transaction of a plain connection (:meth:`Database.write`'s): on
+    SQLite straight on the driver's connection underneath it (the same transaction), as
+    :meth:`Database.write_steps` runs them, so that a batch with other work in it (a game's end,
+    a buy-in) does not pay SQLAlchemy's cost for its actions' statements; elsewhere through
+    SQLAlchemy (:func:`~rummyhall.store.bulk.run_steps`). Raises the driver's errors."""
+    raw = conn.connection.driver_connection
+    if conn.dialect.name != "sqlite" or not isinstance(raw, sqlite3.Connection):
+        run_steps(conn, steps)
+        return
+    for step in steps:
+        values = {name: sqlite_value(value) for name, value in step.values.items()}
+        check_rows(step, raw.execute(step.statement.sqlite, values).rowcount)
+
+
 def _begin_raw_waiting(raw: sqlite3.Connection) -> None:
     """BEGIN IMMEDIATE on the writer's own connection, waiting (the busy timeout) for another
     process's lock."""
