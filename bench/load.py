@@ -330,6 +330,11 @@ def main() -> int:
         help="SQLite in a temporary folder, or a throwaway PostgreSQL server started here",
     )  # fmt: skip
     parser.add_argument("--url", help="use a server already running here (for profiling it)")
+    parser.add_argument(
+        "--src", type=Path,
+        help="run the server from this source folder (another checkout's src/: a before and "
+        "after on the same machine)",
+    )  # fmt: skip
     args = parser.parse_args()
     room = f"practice-patti-10-{args.seats}p"  # guests play practice rooms
 
@@ -354,6 +359,7 @@ def main() -> int:
          # thousands of guests from one address: the sign-in limits would refuse most of them
          "--no-auth-limits"],
         stdout=subprocess.DEVNULL, stderr=open(data / "server.log", "wb"),  # noqa: SIM115
+        env={**os.environ, "PYTHONPATH": str(args.src.resolve())} if args.src else None,
     )  # fmt: skip
     idle_stop = multiprocessing.Event()
     try:
