@@ -11,6 +11,7 @@ physical copy matters (logs, conservation checks) ``card.copy`` tells them apart
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -85,17 +86,34 @@ class Card:
     suit: Suit | None
     copy: int = field(default=0, compare=False)
     code: int = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)
+    """The notation (``str(card)``), computed once: views, logs and checks name cards all the
+    time."""
 
     def __post_init__(self) -> None:
         if self.suit is None:
             if self.rank != JOKER_RANK:
                 raise CardError(str(self.rank), "a suitless card must be the printed joker")
             code = JOKER_CODE
+            text = "JK"
         else:
             if not 1 <= self.rank <= 13:
                 raise CardError(str(self.rank), "rank must be 1 (ace) to 13 (king)")
             code = int(self.suit) * 13 + self.rank - 1
+            text = rank_text(self.rank) + "SHDC"[self.suit]
         object.__setattr__(self, "code", code)
+        object.__setattr__(self, "text", text)
+
+    def __eq__(self, other: object) -> bool:
+        # By value, as the generated method would (rank and suit), but one int compare: cards
+        # are compared in the engines' and bots' inner loops.
+        if isinstance(other, Card):
+            return self.code == other.code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        # The generated method's value, kept so that sets of cards iterate as they always did.
+        return hash((self.rank, self.suit))
 
     @property
     def is_joker(self) -> bool:
@@ -108,9 +126,7 @@ class Card:
         return f"{self}#{self.copy}" if self.copy else str(self)
 
     def __str__(self) -> str:
-        if self.suit is None:
-            return "JK"
-        return rank_text(self.rank) + self.suit.letter
+        return self.text
 
     def __lt__(self, other: Card) -> bool:
         return self.code < other.code
@@ -125,31 +141,37 @@ class Card:
 
 JOKER: Final = Card(JOKER_RANK, None)
 
+# Cards are immutable, so parsing and look-ups by code hand out these shared instances instead of
+# building a new card each time (the engines parse every action, the bots every view).
+_BY_CODE: Final = (*(Card(code % 13 + 1, Suit(code // 13)) for code in range(JOKER_CODE)), JOKER)
+_PARSED: Final = {
+    rank_input + suit_input: _BY_CODE[int(suit) * 13 + rank - 1]
+    for rank_input, rank in _RANK_INPUT.items()
+    for suit_input, suit in _SUIT_INPUT.items()
+} | {"JK": JOKER}
+"""Every accepted spelling of a card, upper case, and its card."""
+
 
 def from_code(code: int) -> Card:
     """The card with the given dense code (see :data:`JOKER_CODE`)."""
-    if code == JOKER_CODE:
-        return JOKER
-    if not 0 <= code < JOKER_CODE:
+    if not 0 <= code <= JOKER_CODE:
         raise CardError(str(code), "card codes run from 0 to 52")
-    return Card(code % 13 + 1, Suit(code // 13))
+    return _BY_CODE[code]
 
 
 def parse(text: str) -> Card:
     """Parse one card: ``"10H"``, ``"TH"``, ``"10♥"``, ``"AS"``, ``"JK"`` (case-insensitive)."""
     token = text.strip()
     upper = token.upper()
+    card = _PARSED.get(upper)
+    if card is not None:
+        return card
+    # Not a card: say what is wrong with it.
     if not upper:
         raise CardError(text, "empty card")
-    if upper == "JK":
-        return JOKER
-    suit = _SUIT_INPUT.get(upper[-1])
-    if suit is None:
+    if _SUIT_INPUT.get(upper[-1]) is None:
         raise CardError(text, "suit must be one of S H D C (or ♠ ♥ ♦ ♣)")
-    rank = _RANK_INPUT.get(upper[:-1])
-    if rank is None:
-        raise CardError(text, "rank must be one of A 2-10 J Q K (T for 10)")
-    return Card(rank, suit)
+    raise CardError(text, "rank must be one of A 2-10 J Q K (T for 10)")
 
 
 def parse_physical(text: str) -> Card:
@@ -182,11 +204,15 @@ def format_groups(groups: Iterable[Iterable[Card]]) -> str:
     return " | ".join(format_cards(group) for group in groups)
 
 
+_SORT_KEYS: Final = tuple(
+    (4, 0) if card.suit is None else (int(card.suit), 14 if card.rank == ACE else card.rank)
+    for card in _BY_CODE
+)
+
+
 def sort_key(card: Card) -> tuple[int, int]:
     """Display order: by suit, then rank with the ace high; printed jokers last."""
-    if card.suit is None:
-        return (4, 0)
-    return (int(card.suit), 14 if card.rank == ACE else card.rank)
+    return _SORT_KEYS[card.code]
 
 
 def shoe(decks: int, jokers_per_deck: int) -> list[Card]:
@@ -197,21 +223,28 @@ def shoe(decks: int, jokers_per_deck: int) -> list[Card]:
     1..decks*jokers_per_deck across the shoe. This order is what the shuffle permutes."""
     if decks < 1 or jokers_per_deck < 0:
         raise ValueError("a shoe needs at least one deck and a non-negative number of jokers")
+    return list(_shoe(decks, jokers_per_deck))
+
+
+@functools.cache
+def _shoe(decks: int, jokers_per_deck: int) -> tuple[Card, ...]:
+    # Every deal starts from its shoe: the few sizes the games use are built once.
     cards: list[Card] = []
     for deck in range(1, decks + 1):
         cards.extend(Card(rank, suit, deck) for suit in SUITS for rank in RANKS)
         first = (deck - 1) * jokers_per_deck
         cards.extend(Card(JOKER_RANK, None, first + k + 1) for k in range(jokers_per_deck))
-    return cards
+    return tuple(cards)
+
+
+CODE_POINTS: Final = tuple(
+    0 if card.suit is None else 10 if card.rank == ACE or card.rank >= 10 else card.rank
+    for card in _BY_CODE
+)
+""":func:`indian_points` by card code, for the solver's inner loops."""
 
 
 def indian_points(card: Card) -> int:
     """Face points in the Indian-rummy family: 2-9 their number, 10/J/Q/K/A 10, printed joker 0.
     (Wild-rank cards count 0 too; that depends on the deal's cut card, so the solver applies it.)"""
-    if card.suit is None:
-        return 0
-    return 10 if card.rank == ACE or card.rank >= 10 else card.rank
-
-
-CODE_POINTS: Final = tuple(indian_points(from_code(code)) for code in range(JOKER_CODE + 1))
-""":func:`indian_points` by card code, for the solver's inner loops."""
+    return CODE_POINTS[card.code]
