@@ -23,12 +23,12 @@ one of them is swapped for the closed centre card, at ``closed@5``.
 
 from __future__ import annotations
 
-import re
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from rummyhall.cards import Card
+from rummyhall.cards import JOKER_CODE, Card, from_code
 from rummyhall.games.protocol import DEFAULT_VIEWS, Event, Game, Result, ViewShape
 
 HIDDEN_PLACES: Final = frozenset({"closed", "out"})
@@ -36,9 +36,15 @@ HIDDEN_PLACES: Final = frozenset({"closed", "out"})
 PRIVATE_PLACES: Final = frozenset({"hand", "finish"})
 """Census locations (``place:N``) only seat N may see. Every other location is public."""
 
-_CARD: Final = re.compile(r"(?:10|[2-9AJQK])[SHDC]|JK")
+CARD_NAMES: Final = frozenset(str(from_code(code)) for code in range(JOKER_CODE + 1))
+"""The 53 card names of the notation, upper case: the strings of a view that show a card."""
+
+_PLAIN: Final = frozenset({str, int, float, bool, type(None), list, tuple})
+"""Types of JSON data that are no mapping, told apart by ``type`` before the slower
+``isinstance(..., Mapping)``: a view or an event is walked node by node after every action."""
 
 
+@functools.lru_cache(maxsize=4096)
 def seen_by(location: str, seat: int | None) -> bool:
     """Whether ``seat`` (None: a spectator) may see the cards at census ``location``."""
     name, _, also = location.partition("@")
@@ -66,8 +72,36 @@ def view_shape(game: Game) -> ViewShape:
 def check_cards(census: Mapping[str, Sequence[Card]], shoe: Iterable[Card]) -> list[str]:
     """Every card of ``shoe`` in exactly one census location, and nothing else there. An empty
     census (no deal yet) passes."""
-    if not census:
-        return []
+    return ShoeCheck(shoe).check(census)
+
+
+def _physical_key(card: Card) -> int:
+    """A number for each physical card (its code and its copy), cheaper to hash than its name."""
+    return card.code + (JOKER_CODE + 1) * card.copy
+
+
+class ShoeCheck:
+    """:func:`check_cards` against one shoe, indexed once for the census after every action."""
+
+    def __init__(self, shoe: Iterable[Card]) -> None:
+        self.shoe = list(shoe)
+        self.keys = frozenset(_physical_key(card) for card in self.shoe)
+        self.distinct = len(self.keys) == len(self.shoe)
+
+    def check(self, census: Mapping[str, Sequence[Card]]) -> list[str]:
+        if not census:
+            return []
+        if self.distinct:
+            # As many cards as the shoe, all of them distinct and all from the shoe: all is well.
+            keys = [_physical_key(card) for cards in census.values() for card in cards]
+            whole = len(keys) == len(self.shoe) and self.keys.issuperset(keys)
+            if whole and len(set(keys)) == len(keys):
+                return []
+        return _card_problems(census, self.shoe)
+
+
+def _card_problems(census: Mapping[str, Sequence[Card]], shoe: Sequence[Card]) -> list[str]:
+    """What :func:`check_cards` says, in words, about a census that is not the shoe."""
     where: dict[str, list[str]] = {}
     for location, cards in census.items():
         for card in cards:
@@ -104,21 +138,50 @@ def check_postings(events: Iterable[Event], result: Result | None = None) -> lis
 
 def allowed(census: Mapping[str, Sequence[Card]], seat: int | None) -> Counter[str]:
     """How many copies of each card (by value, e.g. ``7H``) ``seat`` may see now."""
-    counts: Counter[str] = Counter()
-    for location, cards in census.items():
-        if seen_by(location, seat):
-            counts.update(str(card) for card in cards)
-    return counts
+    return Counter(
+        [
+            card.text
+            for location, cards in census.items()
+            if seen_by(location, seat)
+            for card in cards
+        ]
+    )
 
 
-def _tokens(node: Any, into: Counter[str]) -> None:
+def _is_mapping(node: Any) -> bool:
+    kind = type(node)
+    return kind is dict or (kind not in _PLAIN and isinstance(node, Mapping))
+
+
+def _is_list(node: Any) -> bool:
+    kind = type(node)
+    return kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple))
+
+
+def _tokens(node: Any, into: list[str]) -> None:
     """Card names in a list of cards, or of groups of cards (dicts inside are not entered)."""
     if isinstance(node, str):
-        if _CARD.fullmatch(node):
-            into[node] += 1
-    elif isinstance(node, list | tuple):
+        if node in CARD_NAMES:
+            into.append(node)
+    elif _is_list(node):
         for item in node:
             _tokens(item, into)
+
+
+_Path = tuple[Any, Any, bool] | None
+"""Where a field is, built as the walk goes down and written out only for a report: (the path
+of its parent, its key or index, whether that is an index); None is the top."""
+
+
+def _path_text(path: _Path) -> str:
+    steps: list[tuple[Any, bool]] = []
+    while path is not None:
+        path, step, index = path
+        steps.append((step, index))
+    text = ""
+    for step, index in reversed(steps):
+        text = f"{text}[{step}]" if index else f"{text}.{step}" if text else str(step)
+    return text
 
 
 def _fields(
@@ -126,73 +189,68 @@ def _fields(
     viewer: int | None,
     shape: ViewShape,
     skip: frozenset[str],
-    total: Counter[str],
-    alone: list[tuple[str, Counter[str]]],
-    path: str,
-    repeat: bool,
+    *,
     deep: bool = False,
-) -> None:
-    """Walk JSON data: cards of ordinary fields add up into ``total``; fields that repeat others
-    go to ``alone`` one by one. Keys in ``skip`` are left out at the top (everywhere if
-    ``deep``)."""
-    if isinstance(node, Mapping):
-        if "seat" in node and viewer is not None and node.get("seat") == viewer and path:
-            repeat = True
-        for key, value in node.items():
-            if key in skip or key in shape.names:
-                continue
-            _fields(
-                value,
-                viewer,
-                shape,
-                skip if deep else frozenset(),
-                total,
-                alone,
-                f"{path}.{key}" if path else str(key),
-                repeat or key in shape.repeats,
-                deep,
-            )
-        return
-    if isinstance(node, list | tuple):
-        if any(isinstance(item, Mapping) for item in node):
-            for index, item in enumerate(node):
-                inner = skip if deep else frozenset()
-                _fields(item, viewer, shape, inner, total, alone, f"{path}[{index}]", repeat, deep)
+) -> tuple[list[str], list[tuple[_Path, list[str]]]]:
+    """Walk JSON data: the card names of ordinary fields (all together) and of the fields that
+    repeat others (each on its own, with where it is). Keys in ``skip`` are left out at the top
+    (everywhere if ``deep``)."""
+    total: list[str] = []
+    alone: list[tuple[_Path, list[str]]] = []
+    names, repeats = shape.names, shape.repeats
+    nothing: frozenset[str] = frozenset()
+
+    def walk(node: Any, skip: frozenset[str], path: _Path, repeat: bool) -> None:
+        if _is_mapping(node):
+            if path is not None and viewer is not None and "seat" in node:
+                repeat = repeat or node.get("seat") == viewer
+            inner = skip if deep else nothing
+            for key, value in node.items():
+                if key in skip or key in names:
+                    continue
+                walk(value, inner, (path, key, False), repeat or key in repeats)
             return
-    elif not isinstance(node, str):
-        return
-    found: Counter[str] = Counter()
-    _tokens(node, found)
-    if not found:
-        return
-    if repeat:
-        alone.append((path, found))
-    else:
-        total.update(found)
+        found: list[str]
+        if _is_list(node):
+            if any(_is_mapping(item) for item in node):
+                inner = skip if deep else nothing
+                for index, item in enumerate(node):
+                    walk(item, inner, (path, index, True), repeat)
+                return
+            found = []
+            _tokens(node, found)
+            if not found:
+                return
+        elif isinstance(node, str) and node in CARD_NAMES:
+            found = [node]
+        else:
+            return
+        if repeat:
+            alone.append((path, found))
+        else:
+            total.extend(found)
+
+    walk(node, skip, None, False)
+    return total, alone
 
 
 def _excess(shown: Counter[str], may: Counter[str]) -> list[str]:
-    return [
-        f"{count} x {card} (may see {may[card]})"
-        for card, count in sorted(shown.items())
-        if count > may[card]
-    ]
+    over = [card for card, count in shown.items() if count > may[card]]
+    return [f"{shown[card]} x {card} (may see {may[card]})" for card in sorted(over)]
 
 
 def check_view(
     view: Mapping[str, Any], viewer: int | None, may: Counter[str], shape: ViewShape = RUMMY_VIEWS
 ) -> list[str]:
     """No part of ``view`` shows more copies of a card than ``may`` allows."""
-    total: Counter[str] = Counter()
-    alone: list[tuple[str, Counter[str]]] = []
-    _fields(view, viewer, shape, shape.past, total, alone, "", False)
+    total, alone = _fields(view, viewer, shape, shape.past)
     who = "spectators" if viewer is None else f"seat {viewer}"
     problems = []
-    if excess := _excess(total, may):
+    if excess := _excess(Counter(total), may):
         problems.append(f"view of {who} leaks {', '.join(excess)}")
     for path, found in alone:
-        if excess := _excess(found, may):
-            problems.append(f"view of {who} leaks at {path}: {', '.join(excess)}")
+        if excess := _excess(Counter(found), may):
+            problems.append(f"view of {who} leaks at {_path_text(path)}: {', '.join(excess)}")
     return problems
 
 
@@ -205,14 +263,18 @@ def check_views(
     game: Game,
     census: Mapping[str, Sequence[Card]] | None = None,
     shape: ViewShape = RUMMY_VIEWS,
+    *,
+    may: Mapping[int | None, Counter[str]] | None = None,
 ) -> list[str]:
-    """Every seat's view and the spectators' show only what they may see, and the same past."""
+    """Every seat's view and the spectators' show only what they may see, and the same past.
+    ``may``: what each viewer may see (:func:`allowed`), if the caller has it already."""
     places = game.census() if census is None else census
     problems: list[str] = []
     past: dict[str, Any] | None = None
     for viewer in viewers(game):
         view = game.view(viewer)
-        problems += check_view(view, viewer, allowed(places, viewer), shape)
+        seen = allowed(places, viewer) if may is None else may[viewer]
+        problems += check_view(view, viewer, seen, shape)
         mine = {key: view.get(key) for key in sorted(shape.past)}
         if past is None:
             past = mine
@@ -234,16 +296,16 @@ def check_events(
     (a card taken from the open pile was public before; a card drawn is the drawer's after)."""
     problems = []
     for event in events:
-        total: Counter[str] = Counter()
-        alone: list[tuple[str, Counter[str]]] = []
-        _fields(event.data, None, shape, shape.event_past, total, alone, "", False, True)
-        if not total and not alone:
+        names, apart = _fields(event.data, None, shape, shape.event_past, deep=True)
+        if not names and not apart:
             continue
+        total = Counter(names)
+        alone = [Counter(found) for _, found in apart]
         for viewer, may_after in after.items():
             if not event.visible_to(viewer):
                 continue
             may = may_after | before.get(viewer, Counter())
-            for found in (total, *(counts for _, counts in alone)):
+            for found in (total, *alone):
                 if excess := _excess(found, may):
                     who = "spectators" if viewer is None else f"seat {viewer}"
                     problems.append(f"event {event.kind} shows {who} {', '.join(excess)}")
@@ -257,7 +319,7 @@ class Invariants:
 
     def __init__(self, game: Game, shoe: Iterable[Card], shape: ViewShape | None = None) -> None:
         self.game = game
-        self.shoe = list(shoe)
+        self.shoe = ShoeCheck(shoe)
         self.shape = view_shape(game) if shape is None else shape
         self.checks = 0
         self._before = self._allowed(game.census())
@@ -269,9 +331,9 @@ class Invariants:
         self.checks += 1
         census = self.game.census()
         after = self._allowed(census)
-        problems = check_cards(census, self.shoe)
+        problems = self.shoe.check(census)
         problems += check_postings(events, self.game.result)
-        problems += check_views(self.game, census, self.shape)
+        problems += check_views(self.game, census, self.shape, may=after)
         problems += check_events(events, self._before, after, self.shape)
         self._before = after
         return problems
