@@ -39,7 +39,8 @@ PRIVATE_PLACES: Final = frozenset({"hand", "finish"})
 CARD_NAMES: Final = frozenset(str(from_code(code)) for code in range(JOKER_CODE + 1))
 """The 53 card names of the notation, upper case: the strings of a view that show a card."""
 
-_PLAIN: Final = frozenset({str, int, float, bool, type(None), list, tuple})
+_SCALARS: Final = frozenset({int, float, bool, type(None)})
+_PLAIN: Final = _SCALARS | {str, list, tuple}
 """Types of JSON data that are no mapping, told apart by ``type`` before the slower
 ``isinstance(..., Mapping)``: a view or an event is walked node by node after every action."""
 
@@ -138,34 +139,38 @@ def check_postings(events: Iterable[Event], result: Result | None = None) -> lis
 
 def allowed(census: Mapping[str, Sequence[Card]], seat: int | None) -> Counter[str]:
     """How many copies of each card (by value, e.g. ``7H``) ``seat`` may see now."""
-    return Counter(
-        [
-            card.text
-            for location, cards in census.items()
-            if seen_by(location, seat)
-            for card in cards
-        ]
-    )
+    return allowed_by(census, [seat])[seat]
 
 
-def _is_mapping(node: Any) -> bool:
-    kind = type(node)
-    return kind is dict or (kind not in _PLAIN and isinstance(node, Mapping))
+def allowed_by(
+    census: Mapping[str, Sequence[Card]], seats: Iterable[int | None]
+) -> dict[int | None, Counter[str]]:
+    """:func:`allowed` for several seats at once, naming the cards of each location once."""
+    names: dict[int | None, list[str]] = {seat: [] for seat in seats}
+    for location, cards in census.items():
+        seeing = [seat for seat in names if seen_by(location, seat)]
+        if seeing and cards:
+            texts = [card.text for card in cards]
+            for seat in seeing:
+                names[seat] += texts
+    return {seat: Counter(texts) for seat, texts in names.items()}
 
 
-def _is_list(node: Any) -> bool:
-    kind = type(node)
-    return kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple))
-
-
-def _tokens(node: Any, into: list[str]) -> None:
+def _tokens(items: Iterable[Any], into: list[str]) -> None:
     """Card names in a list of cards, or of groups of cards (dicts inside are not entered)."""
-    if isinstance(node, str):
-        if node in CARD_NAMES:
-            into.append(node)
-    elif _is_list(node):
-        for item in node:
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            if item in CARD_NAMES:
+                into.append(item)
+        elif kind is list or kind is tuple:
             _tokens(item, into)
+        elif kind not in _PLAIN:
+            if isinstance(item, str):
+                if item in CARD_NAMES:
+                    into.append(item)
+            elif isinstance(item, list | tuple):
+                _tokens(item, into)
 
 
 _Path = tuple[Any, Any, bool] | None
@@ -201,29 +206,39 @@ def _fields(
     nothing: frozenset[str] = frozenset()
 
     def walk(node: Any, skip: frozenset[str], path: _Path, repeat: bool) -> None:
-        if _is_mapping(node):
+        kind = type(node)
+        if kind is dict or (kind not in _PLAIN and isinstance(node, Mapping)):
             if path is not None and viewer is not None and "seat" in node:
                 repeat = repeat or node.get("seat") == viewer
             inner = skip if deep else nothing
             for key, value in node.items():
                 if key in skip or key in names:
                     continue
-                walk(value, inner, (path, key, False), repeat or key in repeats)
+                # Numbers and strings, the most common values, without a call.
+                value_kind = type(value)
+                if value_kind is str:
+                    if value in CARD_NAMES:
+                        if repeat or key in repeats:
+                            alone.append(((path, key, False), [value]))
+                        else:
+                            total.append(value)
+                elif value_kind not in _SCALARS:
+                    walk(value, inner, (path, key, False), repeat or key in repeats)
             return
-        found: list[str]
-        if _is_list(node):
-            if any(_is_mapping(item) for item in node):
-                inner = skip if deep else nothing
-                for index, item in enumerate(node):
-                    walk(item, inner, (path, index, True), repeat)
-                return
-            found = []
+        found: list[str] = []
+        if kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple)):
+            for item in node:
+                item_kind = type(item)
+                if item_kind is dict or (item_kind not in _PLAIN and isinstance(item, Mapping)):
+                    # A list with a mapping in it: each item on its own.
+                    inner = skip if deep else nothing
+                    for index, each in enumerate(node):
+                        walk(each, inner, (path, index, True), repeat)
+                    return
             _tokens(node, found)
-            if not found:
-                return
         elif isinstance(node, str) and node in CARD_NAMES:
-            found = [node]
-        else:
+            found.append(node)
+        if not found:
             return
         if repeat:
             alone.append((path, found))
@@ -234,7 +249,15 @@ def _fields(
     return total, alone
 
 
+def _exceeds(shown: Counter[str], may: Counter[str]) -> bool:
+    # ``get``: a Counter's own look-up of a missing card is a call to Python code.
+    get = may.get
+    return any(count > get(card, 0) for card, count in shown.items())
+
+
 def _excess(shown: Counter[str], may: Counter[str]) -> list[str]:
+    if not _exceeds(shown, may):
+        return []
     over = [card for card, count in shown.items() if count > may[card]]
     return [f"{shown[card]} x {card} (may see {may[card]})" for card in sorted(over)]
 
@@ -304,8 +327,10 @@ def check_events(
         for viewer, may_after in after.items():
             if not event.visible_to(viewer):
                 continue
-            may = may_after | before.get(viewer, Counter())
             for found in (total, *alone):
+                if not _exceeds(found, may_after):
+                    continue  # within what the seat sees after: within the union too
+                may = may_after | before.get(viewer, Counter())
                 if excess := _excess(found, may):
                     who = "spectators" if viewer is None else f"seat {viewer}"
                     problems.append(f"event {event.kind} shows {who} {', '.join(excess)}")
@@ -325,7 +350,7 @@ class Invariants:
         self._before = self._allowed(game.census())
 
     def _allowed(self, census: Mapping[str, Sequence[Card]]) -> dict[int | None, Counter[str]]:
-        return {viewer: allowed(census, viewer) for viewer in viewers(self.game)}
+        return allowed_by(census, viewers(self.game))
 
     def check(self, events: Sequence[Event] = ()) -> list[str]:
         self.checks += 1
