@@ -40,6 +40,7 @@ Where the rules say nothing, the engine decides so:
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
@@ -131,6 +132,8 @@ _IN_DEAL: Final = frozenset({PLAYING, SHOWING})
 _FIXED: Final = frozenset({WON, DROPPED, WRONG, REMOVED})
 """Statuses whose score is public as soon as it is known."""
 _DEAL_PHASES: Final = frozenset({PLAY, RESHUFFLE, DECLARE, SHOW})
+_AWAITED_KINDS: Final = {PLAY: "turn", DECLARE: "declare", SHOW: "show"}
+"""What the seats the game waits for are awaited for, by phase."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +198,7 @@ def _without(cards: Sequence[Card], card: Card) -> list[Card]:
 
 
 def _text(groups: Sequence[Sequence[Card]]) -> list[list[str]]:
-    return [[str(card) for card in group] for group in groups]
+    return [[card.text for card in group] for group in groups]
 
 
 def _one_card(text: str) -> Card:
@@ -220,19 +223,23 @@ def _groups(text: str) -> list[list[Card]]:
 
 def _partition(groups: Sequence[Sequence[Card]], cards: Sequence[Card]) -> list[list[Card]]:
     """The physical cards of ``cards`` laid out as ``groups`` (cards named by value; duplicates
-    take any held copy). Raises InvalidCards unless the groups use every card exactly once."""
-    left = list(cards)
+    take the held copies in the order of ``cards``). Raises InvalidCards unless the groups use
+    every card exactly once."""
+    copies: dict[int, list[int]] = {}  # card code -> positions in ``cards``, last one first
+    for position in range(len(cards) - 1, -1, -1):
+        copies.setdefault(cards[position].code, []).append(position)
     laid: list[list[Card]] = []
     for group in groups:
         row: list[Card] = []
         for wanted in group:
-            index = next((i for i, held in enumerate(left) if held == wanted), None)
-            if index is None:
+            free = copies.get(wanted.code)
+            if not free:
                 raise InvalidCards(f"{wanted} is not among your cards (or is used twice)")
-            row.append(left.pop(index))
+            row.append(cards[free.pop()])
         laid.append(row)
-    if left:
-        raise InvalidCards(f"the groups leave out {format_cards(left)}")
+    if any(copies.values()):
+        left = sorted(position for free in copies.values() for position in free)
+        raise InvalidCards(f"the groups leave out {format_cards(cards[i] for i in left)}")
     return laid
 
 
@@ -260,7 +267,7 @@ class RummyGame(Game):
         self.first: int | None = None
         self.cut: Card | None = None
         self.wilds: Wilds | None = None
-        self.stock: list[Card] = []
+        self.stock: deque[Card] = deque()
         """The closed deck, top card first; the cut card is its last card."""
         self.pile: list[_Open] = []
         """The open pile, top card last."""
@@ -295,14 +302,18 @@ class RummyGame(Game):
         return self._result
 
     def awaited(self) -> list[Awaited]:
+        return [Awaited(seat, kind, deadline) for seat, kind, deadline in self._waits()]
+
+    def _waits(self) -> list[tuple[int, str, int | None]]:
+        """:meth:`awaited` as plain tuples, for the views (built after every action)."""
         if self.phase in (START, BETWEEN):
-            return [Awaited(HOUSE, "deal", None)]
+            return [(HOUSE, "deal", None)]
         if self.phase == RESHUFFLE:
-            return [Awaited(HOUSE, "reshuffle", None)]
-        kind = {PLAY: "turn", DECLARE: "declare", SHOW: "show"}.get(self.phase)
+            return [(HOUSE, "reshuffle", None)]
+        kind = _AWAITED_KINDS.get(self.phase)
         if kind is None:
             return []
-        return [Awaited(seat, kind, clock.deadline) for seat, clock in self.clocks.items()]
+        return [(seat, kind, clock.deadline) for seat, clock in self.clocks.items()]
 
     def legal(self, seat: int) -> list[str]:
         self._check_seat(seat)
@@ -413,7 +424,8 @@ class RummyGame(Game):
         self.cut = cut
         self.wilds = Wilds.of(cut, get_profile(self.rules.melds))
         self.pile = [_Open(first_open, None)]
-        self.stock = [*rest[size * count + 2 :], cut]
+        self.stock = deque(rest[size * count + 2 :])
+        self.stock.append(cut)
         self.turn = None
         self.turn_index = -1
         self.drawn = None
@@ -498,7 +510,7 @@ class RummyGame(Game):
     def _reshuffle(self, deal: Deal, at: int) -> list[Event]:
         stock = refilled(deal, [entry.card for entry in self.pile[:-1]], "open pile")
         assert self.turn is not None
-        self.stock = stock
+        self.stock = deque(stock)
         self.pile = self.pile[-1:]
         events = [Event("reshuffle", ReshuffleEvent(closed=len(self.stock)))]
         self._open_turn(self.turn, at, events)
@@ -517,7 +529,7 @@ class RummyGame(Game):
         if rest == "open" and not self._open_allowed():
             raise IllegalAction(f"you may not take the {self.pile[-1].card} from the open pile")
         # --- validated ---
-        card = self.pile.pop().card if rest == "open" else self.stock.pop(0)
+        card = self.pile.pop().card if rest == "open" else self.stock.popleft()
         self._charge(seat, at)
         player.hand.append(card)
         if player.arrangement is not None:
@@ -703,15 +715,16 @@ class RummyGame(Game):
     def _held(self, player: _Player, card: Card) -> Card:
         """The physical copy of ``card`` the player gives up: from the smallest group of their
         arrangement, so that a copy inside a meld stays where it is."""
-        copies = [held for held in player.hand if held == card]
+        copies = [held for held in player.hand if held.code == card.code]
         if not copies:
             raise InvalidCards(f"you do not hold {card}")
-        laid = player.arrangement or []
-
-        def group_size(held: Card) -> int:
-            return next((len(g) for g in laid if any(_same(held, c) for c in g)), 0)
-
-        return min(copies, key=group_size)
+        if len(copies) == 1 or not player.arrangement:
+            return copies[0]
+        sizes: dict[tuple[int, int], int] = {}  # a physical card -> the size of its first group
+        for group in player.arrangement:
+            for held in group:
+                sizes.setdefault((held.code, held.copy), len(group))
+        return min(copies, key=lambda held: sizes.get((held.code, held.copy), 0))
 
     def _open_allowed(self) -> bool:
         if not self.pile:
@@ -1034,10 +1047,10 @@ class RummyGame(Game):
             "order": list(self.deal_order),
             "first": self.first,
             "dealer": self.deal_order[-1] if self.deal_order else None,
-            "toss": [{"seat": s, "card": str(c)} for s, c in self.toss],
+            "toss": [{"seat": s, "card": c.text} for s, c in self.toss],
             "cut": None if self.cut is None else str(self.cut),
             "wild_rank": self._wild_rank(),
-            "open": [str(entry.card) for entry in self.pile],
+            "open": [entry.card.text for entry in self.pile],
             "closed": len(self.stock),
             "turn": self.turn,
             "drawn": self.drawn is not None,
@@ -1045,7 +1058,8 @@ class RummyGame(Game):
             "declarer": self.declarer,
             "winner": self.winner,
             "awaited": [
-                {"seat": a.seat, "kind": a.kind, "deadline": a.deadline} for a in self.awaited()
+                {"seat": waiting, "kind": kind, "deadline": deadline}
+                for waiting, kind, deadline in self._waits()
             ],
             "seats": [self._seat_view(p, seat, ended) for p in self.players.values()],
             "history": list(self.history),
@@ -1061,7 +1075,7 @@ class RummyGame(Game):
             }
         if seat is not None and seat != HOUSE:
             player = self.players[seat]
-            data["hand"] = [str(card) for card in sorted(player.hand, key=sort_key)]
+            data["hand"] = [card.text for card in sorted(player.hand, key=sort_key)]
             laid = player.arrangement
             data["arrangement"] = None if laid is None else _text(laid)
             # What dropping would cost now: a first drop before the player's first draw.
