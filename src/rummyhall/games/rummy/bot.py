@@ -106,7 +106,7 @@ def solve(profile: str, cut: str, hand: Sequence[str]) -> Arrangement:
 
 
 def _positions(card: Card) -> tuple[int, ...]:
-    return (1, 14) if card.rank == 1 else (card.rank,)
+    return _positions_of(card.rank)
 
 
 def sequence_draws(cards: Sequence[Card], wild: frozenset[int]) -> int:
@@ -123,28 +123,47 @@ def sequence_draws(cards: Sequence[Card], wild: frozenset[int]) -> int:
     return draws
 
 
-def _worth(index: int, loose: Sequence[Card], style: Style) -> int:
-    """What ``loose[index]`` is worth for later, given the other loose cards."""
-    card = loose[index]
-    assert card.suit is not None
-    mine = _positions(card)
-    worth = 0
-    suits: set[int] = set()
-    for at, other in enumerate(loose):
-        if at == index or other.suit is None:
-            continue
-        if other.suit == card.suit:
-            if other.rank == card.rank:
-                worth += style.twin
-                continue
-            gap = min(abs(p - q) for p in mine for q in _positions(other))
-            if gap == 1:
-                worth += style.adjacent
-            elif gap == 2:
-                worth += style.gapped
-        elif other.rank == card.rank:
-            suits.add(int(other.suit))
-    return worth + style.same_rank * len(suits)
+def _gap(rank: int, other: int) -> int:
+    """How many places apart two ranks of one suit are, the ace at both ends."""
+    return min(abs(p - q) for p in _positions_of(rank) for q in _positions_of(other))
+
+
+def _positions_of(rank: int) -> tuple[int, ...]:
+    return (1, 14) if rank == 1 else (rank,)
+
+
+_NEAR: Final = (
+    (),
+    *(
+        tuple((other, _gap(rank, other)) for other in range(1, 14) if 0 < _gap(rank, other) <= 2)
+        for rank in range(1, 14)
+    ),
+)
+"""By rank (1 to 13): the other ranks one or two places away in a suit, with their gap."""
+
+
+def _worths(loose: Sequence[Card], style: Style) -> list[int]:
+    """What each of the ``loose`` cards (natural ones) is worth for later, given the others: one
+    pass to count them by suit and rank, then a look at each card's few neighbours."""
+    held: dict[tuple[int, int], int] = {}  # (suit, rank) -> copies
+    suits: dict[int, int] = {}  # rank -> suits holding it
+    for card in loose:
+        if card.suit is not None:
+            key = (card.suit, card.rank)
+            if key not in held:
+                suits[card.rank] = suits.get(card.rank, 0) + 1
+            held[key] = held.get(key, 0) + 1
+    worths = []
+    for card in loose:
+        suit, rank = card.suit, card.rank
+        assert suit is not None
+        worth = style.twin * (held[suit, rank] - 1) + style.same_rank * (suits[rank] - 1)
+        for other, gap in _NEAR[rank]:
+            count = held.get((suit, other), 0)
+            if count:
+                worth += count * (style.adjacent if gap == 1 else style.gapped)
+        worths.append(worth)
+    return worths
 
 
 def _remember_rest(profile: str, cut: str, hand: list[str], best: Arrangement) -> None:
@@ -327,12 +346,12 @@ class RummyBot:
         rest of the hand, wild cards last (a refused discard falls back on the next)."""
         loose = [*best.leftover, *([best.discard] if best.discard is not None else [])]
         natural = [card for card in loose if card.code not in wild]
-        style = self.style
+        worths = _worths(natural, self.style)
 
         def cost(index: int) -> tuple[int, int, int]:
             card = natural[index]
             points = indian_points(card)
-            return (_worth(index, natural, style) - points, -points, card.code)
+            return (worths[index] - points, -points, card.code)
 
         thrown: set[int] = set()
         for card in (natural[i] for i in sorted(range(len(natural)), key=cost)):
