@@ -342,21 +342,23 @@ def as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     """``deck`` as an order of exactly the physical ``cards``, or None if it is not one. A card
     with a copy number must be that very copy; a plain one (copy 0) takes the first copy of its
     value still unused, so a house that only sees values (a view) can deal too. Linear: one pass
-    to index ``cards`` by value, one over ``deck``."""
+    to index ``cards`` by value and by copy, one over ``deck``."""
     if len(deck) != len(cards):
         return None
     by_value: dict[int, list[int]] = {}
+    by_copy: dict[tuple[int, int], int] = {}  # (code, copy) -> its first position
     for position, card in enumerate(cards):
         by_value.setdefault(card.code, []).append(position)
+        by_copy.setdefault((card.code, card.copy), position)
     used = [False] * len(cards)
     first_free: dict[int, int] = {}
     order: list[Card] = []
     for card in deck:
-        places = by_value.get(card.code, [])
         index: int | None
         if card.copy:
-            index = next((i for i in places if cards[i].copy == card.copy), None)
+            index = by_copy.get((card.code, card.copy))
         else:
+            places = by_value.get(card.code, [])
             at = first_free.get(card.code, 0)
             while at < len(places) and used[places[at]]:
                 at += 1
