@@ -1014,23 +1014,29 @@ class RummyGame(Game):
         places["open"] = [entry.card for entry in self.pile]
         face_up: set[tuple[int, int]] = set()
         for seat, player in self.players.items():
-            up: list[Card] = []
+            held = player.hand
             if player.shown is not None and (ended or player.status in _FIXED):
                 up = [card for group in player.shown for card in group]
                 if player.finish is not None:
                     up.append(player.finish)
                 places[f"shown:{seat}"] = up
+                keys = {(card.code, card.copy) for card in up}
+                face_up |= keys
+                held = [card for card in held if (card.code, card.copy) not in keys]
             elif player.finish is not None:
                 places[f"finish:{seat}"] = [player.finish]
-            keys = {(card.code, card.copy) for card in up}
-            face_up |= keys
-            held = [card for card in player.hand if (card.code, card.copy) not in keys]
             if held:
-                places[f"hand:{seat}"] = held
-        tossed = {(card.code, card.copy) for _, card in self.toss} if self.deal_no == 1 else set()
-        dead = [card for card in self.dead if (card.code, card.copy) not in face_up]
-        places["toss"] = [card for card in dead if (card.code, card.copy) in tossed]
-        places["out"] = [card for card in dead if (card.code, card.copy) not in tossed]
+                places[f"hand:{seat}"] = list(held)
+        dead = self.dead
+        if face_up:
+            dead = [card for card in dead if (card.code, card.copy) not in face_up]
+        if self.deal_no == 1 and self.toss:
+            tossed = {(card.code, card.copy) for _, card in self.toss}
+            places["toss"] = [card for card in dead if (card.code, card.copy) in tossed]
+            places["out"] = [card for card in dead if (card.code, card.copy) not in tossed]
+        else:
+            places["toss"] = []
+            places["out"] = list(dead)
         return places
 
     def view(self, seat: int | None) -> RummyView:
