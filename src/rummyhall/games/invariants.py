@@ -45,7 +45,6 @@ _PLAIN: Final = _SCALARS | {str, list, tuple}
 ``isinstance(..., Mapping)``: a view or an event is walked node by node after every action."""
 
 
-@functools.lru_cache(maxsize=4096)
 def seen_by(location: str, seat: int | None) -> bool:
     """Whether ``seat`` (None: a spectator) may see the cards at census ``location``."""
     name, _, also = location.partition("@")
@@ -94,7 +93,8 @@ class ShoeCheck:
             return []
         if self.distinct:
             # As many cards as the shoe, all of them distinct and all from the shoe: all is well.
-            keys = [_physical_key(card) for cards in census.values() for card in cards]
+            copies = JOKER_CODE + 1  # _physical_key, inline: the census has every card
+            keys = [card.code + copies * card.copy for cards in census.values() for card in cards]
             whole = len(keys) == len(self.shoe) and self.keys.issuperset(keys)
             if whole and len(set(keys)) == len(keys):
                 return []
@@ -147,13 +147,20 @@ def allowed_by(
 ) -> dict[int | None, Counter[str]]:
     """:func:`allowed` for several seats at once, naming the cards of each location once."""
     names: dict[int | None, list[str]] = {seat: [] for seat in seats}
+    everyone = tuple(names)
     for location, cards in census.items():
-        seeing = [seat for seat in names if seen_by(location, seat)]
+        seeing = _seeing(location, everyone)
         if seeing and cards:
             texts = [card.text for card in cards]
             for seat in seeing:
                 names[seat] += texts
     return {seat: Counter(texts) for seat, texts in names.items()}
+
+
+@functools.lru_cache(maxsize=4096)
+def _seeing(location: str, seats: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    """Those of ``seats`` that may see ``location`` (the few names a game uses, parsed once)."""
+    return tuple(seat for seat in seats if seen_by(location, seat))
 
 
 def _tokens(items: Iterable[Any], into: list[str]) -> None:
@@ -202,17 +209,18 @@ def _fields(
     (everywhere if ``deep``)."""
     total: list[str] = []
     alone: list[tuple[_Path, list[str]]] = []
-    names, repeats = shape.names, shape.repeats
-    nothing: frozenset[str] = frozenset()
+    repeats = shape.repeats
+    # Keys left out at the top, and below it.
+    top = skip | shape.names
+    below = top if deep else shape.names
 
-    def walk(node: Any, skip: frozenset[str], path: _Path, repeat: bool) -> None:
+    def walk(node: Any, blocked: frozenset[str], path: _Path, repeat: bool) -> None:
         kind = type(node)
         if kind is dict or (kind not in _PLAIN and isinstance(node, Mapping)):
             if path is not None and viewer is not None and "seat" in node:
                 repeat = repeat or node.get("seat") == viewer
-            inner = skip if deep else nothing
             for key, value in node.items():
-                if key in skip or key in names:
+                if key in blocked:
                     continue
                 # Numbers and strings, the most common values, without a call.
                 value_kind = type(value)
@@ -223,19 +231,24 @@ def _fields(
                         else:
                             total.append(value)
                 elif value_kind not in _SCALARS:
-                    walk(value, inner, (path, key, False), repeat or key in repeats)
+                    walk(value, below, (path, key, False), repeat or key in repeats)
             return
         found: list[str] = []
         if kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple)):
             for item in node:
                 item_kind = type(item)
-                if item_kind is dict or (item_kind not in _PLAIN and isinstance(item, Mapping)):
+                if item_kind is str:
+                    if item in CARD_NAMES:
+                        found.append(item)
+                elif item_kind is list or item_kind is tuple:
+                    _tokens(item, found)
+                elif item_kind is dict or (item_kind not in _PLAIN and isinstance(item, Mapping)):
                     # A list with a mapping in it: each item on its own.
-                    inner = skip if deep else nothing
                     for index, each in enumerate(node):
-                        walk(each, inner, (path, index, True), repeat)
+                        walk(each, below, (path, index, True), repeat)
                     return
-            _tokens(node, found)
+                elif item_kind not in _SCALARS:
+                    _tokens((item,), found)
         elif isinstance(node, str) and node in CARD_NAMES:
             found.append(node)
         if not found:
@@ -245,14 +258,18 @@ def _fields(
         else:
             total.extend(found)
 
-    walk(node, skip, None, False)
+    walk(node, top, None, False)
     return total, alone
 
 
 def _exceeds(shown: Counter[str], may: Counter[str]) -> bool:
-    # ``get``: a Counter's own look-up of a missing card is a call to Python code.
+    # ``get``: a Counter's own look-up of a missing card is a call to Python code; and a loop
+    # rather than any() over a generator, which costs a frame switch per card.
     get = may.get
-    return any(count > get(card, 0) for card, count in shown.items())
+    for card, count in shown.items():  # noqa: SIM110
+        if count > get(card, 0):
+            return True
+    return False
 
 
 def _excess(shown: Counter[str], may: Counter[str]) -> list[str]:
@@ -291,14 +308,16 @@ def check_views(
 ) -> list[str]:
     """Every seat's view and the spectators' show only what they may see, and the same past.
     ``may``: what each viewer may see (:func:`allowed`), if the caller has it already."""
-    places = game.census() if census is None else census
+    everyone = viewers(game)
+    if may is None:
+        may = allowed_by(game.census() if census is None else census, everyone)
+    past_keys = sorted(shape.past)
     problems: list[str] = []
     past: dict[str, Any] | None = None
-    for viewer in viewers(game):
+    for viewer in everyone:
         view = game.view(viewer)
-        seen = allowed(places, viewer) if may is None else may[viewer]
-        problems += check_view(view, viewer, seen, shape)
-        mine = {key: view.get(key) for key in sorted(shape.past)}
+        problems += check_view(view, viewer, may[viewer], shape)
+        mine = {key: view.get(key) for key in past_keys}
         if past is None:
             past = mine
         elif mine != past:
