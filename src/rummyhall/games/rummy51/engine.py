@@ -115,7 +115,9 @@ def _same(a: Card, b: Card) -> bool:
 
 
 def _without(cards: Sequence[Card], gone: Sequence[Card]) -> list[Card]:
-    return [c for c in cards if not any(_same(c, g) for g in gone)]
+    """``cards`` but the physical cards ``gone`` (equality of cards ignores the copy)."""
+    keys = {(card.code, card.copy) for card in gone}
+    return [card for card in cards if (card.code, card.copy) not in keys]
 
 
 def _parse(tokens: Sequence[str]) -> list[Card]:
@@ -128,13 +130,15 @@ def _parse(tokens: Sequence[str]) -> list[Card]:
 def _take(hand: Sequence[Card], wanted: Sequence[Card]) -> list[Card]:
     """The physical cards of ``hand`` that ``wanted`` names (by value, each copy once), in the
     order named. Raises InvalidCards for a card the player does not hold (enough copies of)."""
-    left = list(hand)
+    copies: dict[int, list[int]] = {}  # card code -> positions in ``hand``, last one first
+    for position in range(len(hand) - 1, -1, -1):
+        copies.setdefault(hand[position].code, []).append(position)
     taken: list[Card] = []
     for card in wanted:
-        index = next((i for i, held in enumerate(left) if held == card), None)
-        if index is None:
+        free = copies.get(card.code)
+        if not free:
             raise InvalidCards(f"you do not hold {card}" + (" that often" if taken else ""))
-        taken.append(left.pop(index))
+        taken.append(hand[free.pop()])
     return taken
 
 
