@@ -842,6 +842,22 @@ def test_group_duplicates_map_to_any_copy() -> None:
     ]
 
 
+def test_groups_take_copies_in_hand_order_and_say_what_is_wrong() -> None:
+    t = table([W, B], stock="8S")
+    t.do("p1 draw closed")
+    held = [card for card in t.game.players[1].hand if str(card) == "8S"]
+    assert len(held) == 2 and held[0].copy != held[1].copy
+    # The first 8S named is the copy held first.
+    t.do("p1 group 8S | AD 2D 3D 4D | 10C JC QC | KD KS KC | 8S 8H 8D")
+    laid = t.game.players[1].arrangement
+    assert laid is not None and laid[0][0].physical == held[0].physical
+    assert laid[4][0].physical == held[1].physical
+    twice = t.refused(1, "group 8S 8S 8S | AD 2D 3D 4D", t.at, "invalid_cards", None)
+    assert twice.message == "8S is not among your cards (or is used twice)"
+    short = t.refused(1, "group AD 2D 3D 4D | KD KS KC", t.at, "invalid_cards", None)
+    assert short.message == "the groups leave out 10C JC QC 8S 8H 8D 8S"
+
+
 # --- legal actions ---------------------------------------------------------------------------
 
 
