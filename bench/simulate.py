@@ -14,7 +14,7 @@ has them. Then:
   the bots make are counted and timed (calls the bots' memo answers are not), which splits the
   time between the solver (src/rummyhall/melds) and the rest: engine, bots, house and runner;
 * checks: as many deals again (from another seed) with every invariant checked after every
-  action;
+  action, the solver calls counted and timed the same way;
 * decisions: another run of ``--bot-deals`` deals whose bots are wrapped so that every
   ``bot.act(view)`` is timed on its own (bench/timing.py), apart from the deals per second so that
   the wrapper costs those nothing.
@@ -47,8 +47,8 @@ CHECKED_TARGET = 100.0
 """Deals per second with every invariant checked, at least."""
 
 
-def counted_run(deals: int, seed: int) -> tuple[SimReport, int, float]:
-    """simulate without checks: the report, the solver calls of the bots and their seconds."""
+def counted_run(deals: int, seed: int, *, checks: bool) -> tuple[SimReport, int, float]:
+    """simulate: the report, the solver calls of the bots and their seconds."""
     calls = 0
     spent = 0.0
 
@@ -63,7 +63,7 @@ def counted_run(deals: int, seed: int) -> tuple[SimReport, int, float]:
 
     setattr(bot_module, "arrange", counting)  # noqa: B010 (a module attribute, on purpose)
     try:
-        report = simulate(game=GAME, deals=deals, seed=seed, players=4, checks=False)
+        report = simulate(game=GAME, deals=deals, seed=seed, players=4, checks=checks)
     finally:
         setattr(bot_module, "arrange", arrange)  # noqa: B010
     return report, calls, spent
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     simulate(game=GAME, deals=30, seed=args.seed + 10_000, checks=False)  # warm-up, not timed
-    report, calls, spent = counted_run(args.deals, args.seed)
+    report, calls, spent = counted_run(args.deals, args.seed, checks=False)
     rate = report.deals_per_second
     per_deal = report.actions / report.deals
     rest = report.seconds - spent
@@ -123,13 +123,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"the deals cost {report.seconds / solver:.2f}x that"
     )
 
-    checked = simulate(game=GAME, deals=args.deals, seed=args.seed + 1, players=4, checks=True)
+    checked, checked_calls, checked_spent = counted_run(args.deals, args.seed + 1, checks=True)
     checked_rate = checked.deals_per_second
+    checked_rest = checked.seconds - checked_spent
     print(
         f"simulate with every invariant checked: {checked.deals} deals (seed {args.seed + 1}): "
         f"{checked.seconds:.2f} s, {checked_rate:.1f} deals/s ({checked.checked} actions "
         f"checked, {checked.violation_count} violations); without checks "
         f"{rate / checked_rate:.1f}x faster"
+    )
+    print(
+        f"  the bots' solver calls {checked_spent:.2f} s ({checked_calls} calls, "
+        f"{checked_spent / checked.seconds:.0%} of the time); the rest {checked_rest:.2f} s, "
+        f"{checked.deals / checked_rest:.1f} deals/s without the solver"
     )
 
     timed, times = decision_times(args.bot_deals, args.seed + 2)
