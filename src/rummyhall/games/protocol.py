@@ -345,11 +345,10 @@ def as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     to index ``cards`` by value and by copy, one over ``deck``."""
     if len(deck) != len(cards):
         return None
-    by_value: dict[int, list[int]] = {}
     by_copy: dict[tuple[int, int], int] = {}  # (code, copy) -> its first position
     for position, card in enumerate(cards):
-        by_value.setdefault(card.code, []).append(position)
         by_copy.setdefault((card.code, card.copy), position)
+    by_value: dict[int, list[int]] | None = None  # code -> positions, for plain cards only
     used = [False] * len(cards)
     first_free: dict[int, int] = {}
     order: list[Card] = []
@@ -358,6 +357,10 @@ def as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
         if card.copy:
             index = by_copy.get((card.code, card.copy))
         else:
+            if by_value is None:
+                by_value = {}
+                for position, held in enumerate(cards):
+                    by_value.setdefault(held.code, []).append(position)
             places = by_value.get(card.code, [])
             at = first_free.get(card.code, 0)
             while at < len(places) and used[places[at]]:
