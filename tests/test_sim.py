@@ -213,6 +213,25 @@ def test_check_view_counts_copies() -> None:
     assert check_view({**honest, "history": [{"shown": ["QS"]}], "cut": "QS"}, 1, mine) == []
 
 
+def test_check_views_reads_a_seats_own_entry_as_its_own_in_every_view() -> None:
+    # The same list of seats in every view, seat 1's entry showing its card: a repeat of seat 1's
+    # own hand in its view, a leak in the others'.
+    class Table:
+        seats = 2
+
+        def view(self, seat: int | None) -> dict[str, Any]:
+            data: dict[str, Any] = {"seats": [{"seat": 1, "shown": [["7H"]]}, {"seat": 2}]}
+            if seat is not None:
+                data["hand"] = ["7H"] if seat == 1 else ["KS"]
+            return data
+
+    census = {"hand:1": cards("7H#1"), "hand:2": cards("KS#1")}
+    assert check_views(Table(), census) == [  # type: ignore[arg-type]
+        "view of spectators leaks 1 x 7H (may see 0)",
+        "view of seat 2 leaks 1 x 7H (may see 0)",
+    ]
+
+
 def test_check_views_and_events_on_a_real_game() -> None:
     game = Indian13(Indian13Config(seats=3))
     whole = shoe(*game.shoe())

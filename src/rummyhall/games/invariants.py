@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from rummyhall.cards import JOKER_CODE, Card, from_code
@@ -196,6 +196,12 @@ def _path_text(path: _Path) -> str:
     return text
 
 
+_Alone = list[tuple[_Path, list[str]]]
+"""The cards of fields that repeat others, each field on its own, with where it is."""
+_Walk = Callable[[Any, frozenset[str], _Path, bool], None]
+"""A walk from a node (with the keys left out there, its path, whether it repeats others)."""
+
+
 def _fields(
     node: Any,
     viewer: int | None,
@@ -203,22 +209,61 @@ def _fields(
     skip: frozenset[str],
     *,
     deep: bool = False,
-) -> tuple[list[str], list[tuple[_Path, list[str]]]]:
+) -> tuple[list[str], _Alone]:
     """Walk JSON data: the card names of ordinary fields (all together) and of the fields that
     repeat others (each on its own, with where it is). Keys in ``skip`` are left out at the top
     (everywhere if ``deep``)."""
     total: list[str] = []
-    alone: list[tuple[_Path, list[str]]] = []
-    repeats = shape.repeats
-    # Keys left out at the top, and below it.
+    alone: _Alone = []
     top = skip | shape.names
-    below = top if deep else shape.names
+    walk = _walker(viewer, shape.repeats, top if deep else shape.names, total, alone, None)
+    walk(node, top, None, False)
+    return total, alone
+
+
+_Found = tuple[list[str], _Alone, list[Any]]
+"""What the spectators' walk of one field of a view found (:func:`_fields_by_field`)."""
+
+
+def _fields_by_field(view: Mapping[str, Any], shape: ViewShape) -> dict[str, _Found]:
+    """The spectators' :func:`_fields` of a view, field by field at the top (fields of numbers
+    and words left out): the cards of its ordinary parts, of its parts that repeat others, and
+    the ``seat`` of every mapping inside, the one thing that makes a walk depend on the
+    viewer."""
+    found: dict[str, _Found] = {}
+    top = shape.past | shape.names
+    for key, value in view.items():
+        kind = type(value)
+        if key in top or kind in _SCALARS or (kind is str and value not in CARD_NAMES):
+            continue
+        total: list[str] = []
+        alone: _Alone = []
+        seats: list[Any] = []
+        walk = _walker(None, shape.repeats, shape.names, total, alone, seats)
+        walk({key: value}, top, None, False)
+        found[key] = (total, alone, seats)
+    return found
+
+
+def _walker(
+    viewer: int | None,
+    repeats: frozenset[str],
+    below: frozenset[str],
+    total: list[str],
+    alone: _Alone,
+    seats: list[Any] | None,
+) -> _Walk:
+    """The walk of :func:`_fields` into ``total`` and ``alone`` (and the seats named inside into
+    ``seats``, if given); keys in ``below`` are left out below the top."""
 
     def walk(node: Any, blocked: frozenset[str], path: _Path, repeat: bool) -> None:
         kind = type(node)
         if kind is dict or (kind not in _PLAIN and isinstance(node, Mapping)):
-            if path is not None and viewer is not None and "seat" in node:
-                repeat = repeat or node.get("seat") == viewer
+            if path is not None and "seat" in node:
+                seat = node.get("seat")
+                if seats is not None:
+                    seats.append(seat)
+                repeat = repeat or (viewer is not None and seat == viewer)
             for key, value in node.items():
                 if key in blocked:
                     continue
@@ -258,8 +303,15 @@ def _fields(
         else:
             total.extend(found)
 
-    walk(node, top, None, False)
-    return total, alone
+    return walk
+
+
+def _reusable(found: _Found, viewer: int | None) -> bool:
+    """Whether the spectators' find in a field holds for ``viewer``'s equal field: no part of it
+    repeats others (their order is the order of the reports), and it shows no card or names no
+    seat of the viewer (whose cards would repeat the viewer's own)."""
+    names, alone, seats = found
+    return not alone and (not names or not any(seat == viewer for seat in seats))
 
 
 def _exceeds(shown: Counter[str], may: Counter[str]) -> bool:
@@ -284,6 +336,11 @@ def check_view(
 ) -> list[str]:
     """No part of ``view`` shows more copies of a card than ``may`` allows."""
     total, alone = _fields(view, viewer, shape, shape.past)
+    return _leaks(total, alone, viewer, may)
+
+
+def _leaks(total: list[str], alone: _Alone, viewer: int | None, may: Counter[str]) -> list[str]:
+    """What :func:`check_view` says of the cards a view shows (as :func:`_fields` finds them)."""
     who = "spectators" if viewer is None else f"seat {viewer}"
     problems = []
     if excess := _excess(Counter(total), may):
@@ -314,9 +371,29 @@ def check_views(
     past_keys = sorted(shape.past)
     problems: list[str] = []
     past: dict[str, Any] | None = None
+    # What the spectators' view shows, field by field: a seat's field equal to theirs shows the
+    # same cards, and is not walked again where that holds for the seat (_reusable).
+    spectators: Mapping[str, Any] = {}
+    theirs: dict[str, _Found] = {}
     for viewer in everyone:
         view = game.view(viewer)
-        problems += check_view(view, viewer, may[viewer], shape)
+        if viewer is None:
+            spectators, theirs = view, _fields_by_field(view, shape)
+            total: list[str] = []
+            alone: _Alone = []
+            for names, apart, _ in theirs.values():
+                total += names
+                alone += apart
+        else:
+            same = [
+                key
+                for key, found in theirs.items()
+                if _reusable(found, viewer) and key in view and view[key] == spectators[key]
+            ]
+            total, alone = _fields(view, viewer, shape, shape.past.union(same))
+            for key in same:
+                total += theirs[key][0]
+        problems += _leaks(total, alone, viewer, may[viewer])
         mine = {key: view.get(key) for key in past_keys}
         if past is None:
             past = mine
