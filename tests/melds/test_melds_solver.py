@@ -511,6 +511,63 @@ def test_pure_count_agrees_with_pure_tables(triple: bool) -> None:
         assert suit_internals.pure_count(vec, triple) == pure.table(vec, wild)[4], ranks
 
 
+@pytest.mark.parametrize("triple", [False, True])
+@pytest.mark.parametrize("discard", [False, True])
+def test_suits_without_pure_sequences_need_no_search(triple: bool, discard: bool) -> None:
+    """A suit that lays no pure sequence (suits.lays_pure, which agrees with pure_count) gets
+    its pure summary without a search: the same summary, the same discard among cards worth as
+    much, as the search's."""
+    pure = suit_internals.PureTables(triple, discard)
+    rng = random.Random(13)
+    checked = 0
+    for _ in range(examples(6000)):
+        ranks = _random_suit(rng, 3 if triple else 2)
+        vec = suit_internals.pack(ranks)
+        wild = 1 << rng.randint(1, 13) if rng.random() < 0.5 else 0
+        lays = suit_internals.lays_pure(vec, triple)
+        assert lays == (suit_internals.pure_count(vec, triple) > 0), ranks
+        if not lays:
+            checked += 1
+            assert pure.table(vec, wild) == pure.searched(vec, wild), (ranks, wild)
+    assert checked > examples(1000)
+
+
+@pytest.mark.parametrize(
+    ("profile", "decks", "jokers", "size"),
+    [(p, d, 1, n) for p in (CLASSIC, VENGALA) for d in (2, 3) for n in (13, 14)],
+)
+def test_hands_that_meld_nothing_skip_the_tables(
+    profile: str, decks: int, jokers: int, size: int
+) -> None:
+    """A hand whose suits lay no pure sequence is answered without the tables (most random
+    hands): the same result as through them, down to the discard and the physical copies."""
+    prof = get_profile(profile)
+    rng = random.Random(size * 10 + decks)
+    cards = shoe(decks, jokers)
+    checked = 0
+    for _ in range(examples(600)):
+        picks = rng.sample(cards, size + 1)
+        hand, cut = picks[1:], picks[0]
+        deal = solver_internals._Deal(cut, prof)
+        codes = [card.code for card in hand]
+        ordered = tuple(sorted(codes))
+        packed = sum(solver_internals._HAND_BITS[c] for c in codes)
+        wild_packed = sum(deal.wild_places[c] for c in codes)
+        total = sum(deal.points[c] for c in codes)
+        suits = [
+            packed >> (solver_internals._SLOT * s) & solver_internals._SUIT_MASK for s in range(4)
+        ]
+        if any(suit_internals.lays_pure(vec, prof.identical_triple_pure) for vec in suits):
+            continue
+        checked += 1
+        discard_mode = size == prof.hand_size + 1
+        args = (codes, ordered, deal, prof, discard_mode, total, packed)
+        assert solver_internals._nothing_melds(*args, wild_packed) == solver_internals._solve_melds(
+            *args
+        ), describe(hand, cut, profile)
+    assert checked > examples(100)
+
+
 # Hands the soak campaign (or a failing run) found, with the reference's answer: (penalty,
 # declarable, Marriage 2-point shape). The reference needs ~25 s for the 17-wild-card hand, so the
 # answers are written out here (each checked by hand as well).

@@ -18,10 +18,12 @@ Everything is keyed by card counts; per-suit tables and whole results are memois
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heapreplace
 from itertools import product
+from operator import attrgetter
 from typing import Final
 
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card
@@ -39,9 +41,11 @@ from rummyhall.melds.suits import (
     SuitTables,
     Witness,
     combine_table,
+    discard_position,
     melds,
     pure_count,
     pure_tables,
+    worth,
 )
 from rummyhall.melds.suits import count as count_at
 
@@ -113,9 +117,13 @@ _Skeleton = tuple[
     int,
     tuple[tuple[int, ...], ...],
 ]
-"""A result in card codes, kept in the result cache and turned into the caller's physical cards
-by :func:`_realise`: (groups, kinds, leftover, penalty, declarable, discard or -1, 2-point groups
-or ()). Plain tuples of ints and strings, which the garbage collector soon stops tracking."""
+"""A result in card codes, as the solver builds it: (groups, kinds, leftover, penalty, declarable,
+discard or -1, 2-point groups or ()). :func:`_placed` turns it into a :data:`_Placed`."""
+_Placed = _Skeleton
+"""A :data:`_Skeleton` whose cards are places in the hand sorted by code (a stable sort: copies of
+a card in the caller's order) instead of codes, kept in the result cache, so that handing a hand's
+own physical cards back (:func:`_realise`) is plain indexing. Plain tuples of ints and strings,
+which the garbage collector soon stops tracking."""
 _KIND: Final = {kind.value: kind for kind in Kind}
 
 
@@ -217,92 +225,165 @@ JOKER_BOUND: Final = 4
 hand with no more wild cards (a hand filters out what it cannot afford); a hand with more builds
 larger ones. Big suits get tables for the hand's own wild cards (see suits.SuitTables)."""
 
-_WILDS: dict[tuple[int, str], Wilds] = {}
-_RESULTS: dict[tuple[str, int, bool, tuple[int, ...]], _Skeleton] = {}
+_SLOT: Final = 32
+"""Bits per suit where a whole hand is packed into one int: a suit's packed counts (suits.pack)
+at bit ``_SLOT * suit``, its 14 positions and two empty ones above, so that runs of held
+positions never reach into the next suit."""
+_HAND_BITS: Final = (
+    *(1 << (_SLOT * (code // 13) + 2 * (code % 13)) for code in range(JOKER_CODE)),
+    0,
+)
+"""A card's place in the packed hand (the printed joker has none)."""
+_LOW: Final = sum(LOW_BITS << (_SLOT * s) for s in range(4))
+_ACES: Final = sum(1 << (_SLOT * s) for s in range(4))
+_SUIT_MASK: Final = (1 << _SLOT) - 1
+
+
+class _Deal:
+    """What a cut card fixes for one profile, shared by every hand dealt with it: the wild cards,
+    and per card code its points (0 for a wild card) and its place in the packed hand if wild."""
+
+    __slots__ = ("key", "natural_wild", "points", "wild_places", "wilds")
+
+    def __init__(self, cut: Card, profile: Profile) -> None:
+        self.wilds = Wilds.of(cut, profile)
+        self.natural_wild = self.wilds.natural_codes
+        wild = self.wilds.codes
+        # Results depend on the wild cards: the cut card's rank, or in Marriage the card itself.
+        self.key = (profile.name, cut.code if profile.value_jokers else self.wilds.wild_rank)
+        self.points = tuple(0 if c in wild else CODE_POINTS[c] for c in range(JOKER_CODE + 1))
+        self.wild_places = tuple(_HAND_BITS[c] if c in wild else 0 for c in range(JOKER_CODE + 1))
+
+
+_DEALS: dict[tuple[int, str], _Deal] = {}
+_RESULTS: dict[tuple[tuple[str, int], bool, tuple[int, ...]], _Placed] = {}
 _RESULTS_LIMIT: Final = 100_000
+_CODE: Final = attrgetter("code")
 
 
 def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arrangement:
     """The exact best arrangement of ``hand`` with ``joker`` as the cut card (docs/melds.md)."""
     prof = get_profile(profile)
-    wkey = (joker.code, prof.name)
-    wilds = _WILDS.get(wkey)
-    if wilds is None:
-        wilds = _WILDS[wkey] = Wilds.of(joker, prof)
-    counts = [0] * (JOKER_CODE + 1)
-    for card in hand:
-        counts[card.code] += 1
+    deal = _DEALS.get((joker.code, prof.name))
+    if deal is None:
+        deal = _DEALS[(joker.code, prof.name)] = _Deal(joker, prof)
+    ordered = sorted(hand, key=_CODE)
+    sorted_codes = tuple([card.code for card in ordered])
     discard_mode = len(hand) == prof.hand_size + 1
-    key = (
-        prof.name,
-        joker.code if prof.value_jokers else wilds.wild_rank,
-        discard_mode,
-        tuple(counts),
-    )
-    skeleton = _RESULTS.get(key)
-    if skeleton is None:
-        skeleton = _solve([card.code for card in hand], counts, wilds, prof, discard_mode)
+    key = (deal.key, discard_mode, sorted_codes)
+    placed = _RESULTS.get(key)
+    if placed is None:
+        # The solver reads the hand in the caller's order (vengala's discard when nothing melds
+        # is the first dearest card): the same multiset may come in another order later.
+        placed = _solve([card.code for card in hand], sorted_codes, deal, prof, discard_mode)
         if len(_RESULTS) >= _RESULTS_LIMIT:
             _RESULTS.clear()
-        _RESULTS[key] = skeleton
-    return _realise(skeleton, hand)
+        _RESULTS[key] = placed
+    return _realise(placed, ordered)
 
 
-def _realise(sk: _Skeleton, hand: Sequence[Card]) -> Arrangement:
-    """Hand the caller its own physical cards back, placed as the skeleton says."""
-    sk_groups, sk_kinds, sk_leftover, penalty, declarable, sk_discard, sk_two_point = sk
-    pool: dict[int, list[Card]] = {}
-    for card in hand:
-        pool.setdefault(card.code, []).append(card)
+def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
+    """The skeleton with places in ``sorted_codes`` for codes: each group, then the discard, then
+    the leftover takes the last copy of a card not yet taken (the 2-point groups take afresh)."""
+    groups, kinds, leftover, penalty, declarable, discard, two_point = sk
+    last = {code: i for i, code in enumerate(sorted_codes)}  # the last copy not yet taken
+    fresh = last.copy() if two_point else last
 
-    def take(code: int) -> Card:
-        return pool[code].pop()
+    def places(codes: tuple[int, ...], last: dict[int, int]) -> tuple[int, ...]:
+        out = []
+        for code in codes:
+            i = last[code]
+            last[code] = i - 1
+            out.append(i)
+        return tuple(out)
 
-    groups = [[take(code) for code in group] for group in sk_groups]
-    discard = take(sk_discard) if sk_discard >= 0 else None
-    leftover = [take(code) for code in sk_leftover]
-    two_point = None
-    if sk_two_point:
-        lookup: dict[int, list[Card]] = {}
-        for card in hand:
-            lookup.setdefault(card.code, []).append(card)
-        two_point = [[lookup[code].pop() for code in group] for group in sk_two_point]
+    placed_groups = tuple([places(group, last) for group in groups])
+    placed_discard = places((discard,), last)[0] if discard >= 0 else -1
+    placed_leftover = places(leftover, last)
+    placed_two = tuple([places(group, fresh) for group in two_point])
+    return (
+        placed_groups,
+        kinds,
+        placed_leftover,
+        penalty,
+        declarable,
+        placed_discard,
+        placed_two,
+    )
+
+
+def _realise(placed: _Placed, ordered: list[Card]) -> Arrangement:
+    """Hand the caller its own physical cards back (``ordered``: the hand sorted by code)."""
+    groups, kinds, leftover, penalty, declarable, discard, two_point = placed
     return Arrangement(
-        groups=groups,
-        leftover=leftover,
+        groups=[[ordered[i] for i in group] for group in groups],
+        leftover=[ordered[i] for i in leftover],
         penalty=penalty,
         declarable=declarable,
-        kinds=[_KIND[kind] for kind in sk_kinds],
-        discard=discard,
-        two_point_groups=two_point,
+        kinds=[_KIND[kind] for kind in kinds],
+        discard=ordered[discard] if discard >= 0 else None,
+        two_point_groups=[[ordered[i] for i in group] for group in two_point]
+        if two_point
+        else None,
     )
 
 
 def _solve(
-    codes: list[int], counts: list[int], wilds: Wilds, profile: Profile, discard_mode: bool
-) -> _Skeleton:
+    codes: list[int],
+    sorted_codes: tuple[int, ...],
+    deal: _Deal,
+    profile: Profile,
+    discard_mode: bool,
+) -> _Placed:
+    """The result of the hand ``codes`` (in the caller's order; ``sorted_codes`` sorted)."""
+    # The whole hand at once (_SLOT), through C-level sums: the first step on every hand.
+    packed = sum(map(_HAND_BITS.__getitem__, sorted_codes))
+    wild_packed = sum(map(deal.wild_places.__getitem__, sorted_codes))
+    points = deal.points
+    total_points = sum(map(points.__getitem__, sorted_codes))
+    held = (packed | packed >> 1) & _LOW
+    held |= (held & _ACES) << 26  # aces play high too
+    if (
+        not profile.dublees
+        and not held & held >> 2 & held >> 4
+        and not (profile.identical_triple_pure and packed & packed >> 1 & _LOW)
+    ):
+        # Most random hands: no suit lays a pure sequence (suits.lays_pure), so nothing melds
+        # (and there are no special shapes).
+        return _nothing_melds(
+            codes, sorted_codes, deal, profile, discard_mode, total_points, packed, wild_packed
+        )
+    return _solve_melds(codes, sorted_codes, deal, profile, discard_mode, total_points, packed)
+
+
+def _solve_melds(
+    codes: list[int],
+    sorted_codes: tuple[int, ...],
+    deal: _Deal,
+    profile: Profile,
+    discard_mode: bool,
+    total_points: int,
+    packed: int,
+) -> _Placed:
+    """:func:`_solve` through the tables: the score with the requirement missed, and if it is
+    within reach, the search for the best arrangement that meets it."""
     rules = _rules(profile)
-    wild = wilds.codes
-    printed = counts[JOKER_CODE]
-    suits = [0, 0, 0, 0]  # packed counts (suits.pack)
-    for code in codes:
-        if code != JOKER_CODE:
-            suits[code // 13] += 1 << (2 * (code % 13))
-    wild_masks = [0, 0, 0, 0]
-    wild_total = printed
-    for code in wilds.natural_codes:
-        n = counts[code]
+    wilds = deal.wilds
+    points = deal.points
+    printed = sorted_codes.count(JOKER_CODE)
+    suits = [packed >> (_SLOT * s) & _SUIT_MASK for s in range(4)]  # packed counts (suits.pack)
+    wild_masks = [0, 0, 0, 0]  # wild ranks held, bit r for rank r
+    wild_total = printed  # printed jokers and wild cards
+    for code in deal.natural_wild:
+        n = packed >> (_SLOT * (code // 13) + 2 * (code % 13)) & 3
         if n:
-            wild_masks[code // 13] |= 1 << (code % 13 + 1)
+            wild_masks[code // 13] |= 2 << (code % 13)
             wild_total += n
-    total_points = 0
-    dearest = -1  # a non-wild card with the most points (the discard when nothing melds)
-    for code in codes:
-        if code not in wild:
-            points = CODE_POINTS[code]
-            total_points += points
-            if dearest < 0 or points > CODE_POINTS[dearest]:
-                dearest = code
+    # A non-wild card with the most points, the first in the caller's order (vengala's discard
+    # when nothing melds).
+    dearest = max(codes, key=points.__getitem__)
+    if not points[dearest]:
+        dearest = -1
 
     # Step 1: the score when the requirement is missed.
     pure = pure_tables(rules.triple, discard_mode)
@@ -327,10 +408,58 @@ def _solve(
             suits, wild_masks, printed, wild_total, rules, profile, discard_mode, unmet
         ).run()
     if best is not None and (best.penalty <= unmet or best.declarable):
-        return _build_met(best, codes, wilds, profile)
-    return _build_unmet(
+        return _placed(_build_met(best, codes, wilds, profile), sorted_codes)
+    skeleton = _build_unmet(
         codes, wilds, profile, min(unmet, profile.cap), unmet_pick, unmet_disc, discard_mode
     )
+    return _placed(skeleton, sorted_codes)
+
+
+def _nothing_melds(
+    codes: list[int],
+    sorted_codes: tuple[int, ...],
+    deal: _Deal,
+    profile: Profile,
+    discard_mode: bool,
+    total_points: int,
+    packed: int,
+    wild_packed: int,
+) -> _Placed:
+    """What :func:`_build_unmet` makes of a hand whose suits lay no pure sequence, without the
+    pure tables: every card is left over, less the discard: the first dearest card in the
+    caller's order (vengala), or :func:`_best_pure`'s (a card of the first suit holding one worth
+    the most, the one its table discards), or the first wild card."""
+    penalty = total_points
+    place = -1
+    if discard_mode:
+        points = deal.points
+        discard = max(codes, key=points.__getitem__)
+        top = points[discard]
+        if top and profile.unmet != "all_count":
+            wild = (wild_packed | wild_packed >> 1) & _LOW  # the wild cards' positions
+            worth = (packed | packed >> 1) & _WORTH[top] & ~wild
+            s = ((worth & -worth).bit_length() - 1) // _SLOT
+            suit_wild = wild >> (_SLOT * s) & _SUIT_MASK
+            position = discard_position(packed >> (_SLOT * s) & _SUIT_MASK, suit_wild, top)
+            discard = 13 * s + position - 1
+        elif not top:
+            discard = next(c for c in sorted_codes if c in deal.wilds.codes)
+        penalty -= top
+        place = bisect_right(sorted_codes, discard) - 1  # the last copy, as _placed takes it
+    n = len(sorted_codes)
+    if len(set(sorted_codes)) == n:
+        leftover = tuple([i for i in range(n) if i != place])
+    else:
+        # The leftover takes the last copy not yet taken, as _placed does: copies in reverse.
+        rest = [i for i in range(n) if i != place]
+        leftover = tuple(sorted(rest, key=lambda i: (sorted_codes[i], -i)))
+    return ((), (), leftover, min(penalty, profile.cap), False, place, ())
+
+
+_WORTH: Final = {
+    value: sum(worth(value) << (_SLOT * s) for s in range(4)) for value in set(CODE_POINTS)
+}
+"""The places in a packed hand of the cards worth so many points (suits.worth in each suit)."""
 
 
 def _best_pure(
@@ -431,7 +560,6 @@ def _summary(options: tuple[Option, ...], marriage: bool) -> _Summary:
 
 
 _Tables = tuple[SuitTable, SuitTable, SuitTable, SuitTable]
-_UNREFINED: Final[_Tables] = ((), (), (), ())
 
 # A leaf of the set search: (bound, sets chosen, fewest jokers they take, mask of how many more
 # they could take, suits left).
@@ -520,13 +648,15 @@ class _SetSearch:
             self._walk(0, (), 0, 1, 0, leaves)
         leaves.sort(key=lambda leaf: leaf[0])
         # (bound, position, tables once refined, leaf); sorted, so already a heap.
-        queue = [(leaf[0], i, _UNREFINED, leaf) for i, leaf in enumerate(leaves)]
+        queue: list[tuple[int, int, _Tables | None, _Leaf]] = [
+            (leaf[0], i, None, leaf) for i, leaf in enumerate(leaves)
+        ]
         while queue:
             bound, i, tabs, leaf = queue[0]
             if self._hopeless(bound) or (self.best is not None and self.best.declarable):
                 break
             _, chosen, jokers, extra, current = leaf
-            if tabs is _UNREFINED:
+            if tabs is None:
                 refined = self._refine(jokers, current)
                 if self._hopeless(refined[0]):
                     heappop(queue)

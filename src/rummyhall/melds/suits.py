@@ -501,6 +501,8 @@ class PureTables:
 
     def __init__(self, triple: bool, discard: bool) -> None:
         rules = SuitRules(max_jokers=0, triple=triple, long=None, marriage=True)
+        self._triple = triple
+        self._discard = discard
         self._solver = SuitSolver(rules, 0, discard)
         self._tables: dict[tuple[int, int], PureSummary] = {}
 
@@ -509,6 +511,17 @@ class PureTables:
         cached = self._tables.get(key)
         if cached is not None:
             return cached
+        # Most suits of a random hand lay no pure sequence: their summary needs no search.
+        if lays_pure(ranks, self._triple):
+            result = self.searched(ranks, wild_ranks)
+        else:
+            result = _unmelded(ranks, wild_ranks, self._discard)
+        self._tables[key] = result
+        return result
+
+    def searched(self, ranks: int, wild_ranks: int) -> PureSummary:
+        """The summary from the suit's table (any suit; :meth:`table` asks it of suits that lay
+        a pure sequence)."""
         best: list[tuple[int, Witness] | None] = [None, None]
         most = 0
         for lo, _, state, disc, _, witness in self._solver.table(ranks, wild_ranks)[-1]:
@@ -520,9 +533,49 @@ class PureTables:
         assert plain is not None
         if discarding is None:
             discarding = (-1, 0)
-        result = (plain[0], plain[1], discarding[0], discarding[1], most)
-        self._tables[key] = result
-        return result
+        return (plain[0], plain[1], discarding[0], discarding[1], most)
+
+
+def _unmelded(ranks: int, wild_ranks: int, discard: bool) -> PureSummary:
+    """:meth:`PureTables.searched` of a suit that lays no pure sequence: every non-wild card is
+    left over, or all but the discard, one with the most points (:func:`discard_position`)."""
+    points = top = wild = 0
+    for r in range(1, 14):
+        n = ranks >> (2 * r - 2) & 3
+        if not n:
+            continue
+        if wild_ranks >> r & 1:
+            wild |= 1 << (2 * r - 2)
+            continue
+        points += n * POINTS[r - 1]
+        top = max(top, POINTS[r - 1])
+    if not discard or not top:
+        return (points, 0, -1, 0, 0)
+    position = discard_position(ranks, wild, top)
+    return (points, 0, points - top, pack_meld("D", position, 0, 0), 0)
+
+
+def worth(value: int) -> int:
+    """Positions 1..13 of the cards worth ``value`` points, as packed bits."""
+    return sum(1 << (2 * p - 2) for p in range(1, 14) if POINTS[p - 1] == value)
+
+
+_WORTHS: Final = {value: worth(value) for value in set(POINTS)}
+
+
+def discard_position(ranks: int, wild: int, top: int) -> int:
+    """The position (1..13, the ace at 1) of the card a suit that lays no pure sequence
+    discards: of its non-wild cards worth ``top`` points (the most), the one the search would
+    pick where several are: in the lowest stretch of held positions (no two empty positions in
+    a row) that holds one, the highest. ``wild``: the wild positions, packed like ``ranks``."""
+    held = (ranks | ranks >> 1) & LOW_BITS
+    candidates = held & ~wild & _WORTHS[top]
+    # A stretch ends at a held position whose next two are empty (:meth:`SuitSolver._search`).
+    ends = held & ~(held >> 2) & ~(held >> 4)
+    lowest = candidates & -candidates
+    ends &= -lowest  # the ends at or above the lowest candidate
+    end = ends & -ends
+    return ((candidates & (2 * end - 1)).bit_length() + 1) // 2
 
 
 _PURE: dict[tuple[bool, bool], PureTables] = {}
@@ -538,6 +591,14 @@ def pure_tables(triple: bool, discard: bool) -> PureTables:
 _PURE_COUNTS: dict[int, int] = {}
 _RUNS: dict[int, int] = {}
 _MEMO_LIMIT: Final = 200_000
+
+
+def lays_pure(ranks: int, triple: bool) -> bool:
+    """Whether the packed suit ``ranks`` can lay a pure sequence: three positions in a row held
+    (the ace at 1 or 14), or three copies of a card where that is a tunnela."""
+    held = (ranks | ranks >> 1) & LOW_BITS
+    held |= (held & 1) << 26  # the ace plays high too
+    return bool(held & held >> 2 & held >> 4) or (triple and bool(ranks & ranks >> 1 & LOW_BITS))
 
 
 def pure_count(ranks: int, triple: bool) -> int:
