@@ -44,6 +44,8 @@ from pathlib import Path
 
 from rummyhall.cards import JOKER, Card, shoe
 from rummyhall.melds import arrange, hint
+from rummyhall.melds.solver import RESULT_MEMOS
+from rummyhall.melds.suits import SUIT_MEMOS, Budget
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from baseline_solver import solve as baseline_solve
@@ -225,8 +227,15 @@ def memory_run(hands: int, seed: int) -> None:
     print(
         f"memory: {hands:,} random hands ({each:,} of each class) in"
         f" {time.perf_counter() - started:.1f}s: RSS {before['VmRSS'] / 1024:.0f} MB before,"
-        f" {after['VmRSS'] / 1024:.0f} MB after (peak {after['VmHWM'] / 1024:.0f} MB)"
+        f" {after['VmRSS'] / 1024:.0f} MB after (peak {after['VmHWM'] / 1024:.0f} MB);"
+        f" the memos hold {memo_entries(SUIT_MEMOS):,} per-suit entries"
+        f" (at most {2 * SUIT_MEMOS.limit:,}) and {memo_entries(RESULT_MEMOS):,} results"
+        f" (at most {2 * RESULT_MEMOS.limit:,})"
     )
+
+
+def memo_entries(budget: Budget) -> int:
+    return sum(len(memo) for memo in budget.memos)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

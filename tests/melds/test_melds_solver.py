@@ -517,7 +517,7 @@ def test_suits_without_pure_sequences_need_no_search(triple: bool, discard: bool
     """A suit that lays no pure sequence (suits.lays_pure, which agrees with pure_count) gets
     its pure summary without a search: the same summary, the same discard among cards worth as
     much, as the search's."""
-    pure = suit_internals.PureTables(triple, discard)
+    pure = suit_internals.pure_tables(triple, discard)
     rng = random.Random(13)
     checked = 0
     for _ in range(examples(6000)):
@@ -566,6 +566,27 @@ def test_hands_that_meld_nothing_skip_the_tables(
             *args
         ), describe(hand, cut, profile)
     assert checked > examples(100)
+
+
+def test_memos_keep_two_generations_of_what_is_used() -> None:
+    """A budget's memos hold at most two generations: when the budget has taken its limit of
+    new entries, every memo's entries become its previous generation and the older ones go; an
+    entry read from the previous generation comes back into the current one."""
+    budget = suit_internals.Budget(4)
+    first: suit_internals.Memo[int, str] = suit_internals.Memo(budget)
+    second: suit_internals.Memo[int, str] = suit_internals.Memo(budget)
+    for key in range(4):
+        (first if key % 2 else second).put(key, str(key))
+    assert len(first) + len(second) == 4 and first.get(1) == "1"
+    first.put(10, "10")  # the fifth new entry: a new generation
+    assert first.current == {10: "10"} and first.previous == {1: "1", 3: "3"}
+    assert second.current == {} and second.previous == {0: "0", 2: "2"}
+    assert second.get(2) == "2" and second.current == {2: "2"}  # used, so kept
+    for key in range(20, 24):
+        second.put(key, str(key))
+    assert first.get(3) is None and second.get(0) is None  # unused for two generations
+    assert second.get(2) == "2" and first.get(10) == "10"
+    assert sum(len(memo) for memo in budget.memos) <= 2 * budget.limit
 
 
 # Hands the soak campaign (or a failing run) found, with the reference's answer: (penalty,

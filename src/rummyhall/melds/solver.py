@@ -32,8 +32,11 @@ from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.suits import (
     LOW_BITS,
     POINTS,
+    SUIT_MEMOS,
     WITNESS,
+    Budget,
     Meld,
+    Memo,
     Option,
     PureSummary,
     SuitRules,
@@ -152,7 +155,9 @@ def _met(rules: SuitRules, profile: Profile, state: int) -> bool:
     return (state & 2 == 2 and state >> 3 >= 2) or (state & 5 == 5)
 
 
-_SET_CHOICES: dict[tuple[tuple[int, ...], int, str], tuple[_SetChoice, ...]] = {}
+_SET_CHOICES: Final[Memo[tuple[tuple[int, ...], int, str], tuple[_SetChoice, ...]]] = Memo(
+    SUIT_MEMOS
+)
 
 
 def _set_choices(have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_SetChoice, ...]:
@@ -164,14 +169,17 @@ def _set_choices(have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_S
     key = (have, pool, profile.name)
     found = _SET_CHOICES.get(key)
     if found is None:
-        found = _SET_CHOICES[key] = tuple(_make_set_choices(have, pool, profile))
+        found = tuple(_make_set_choices(have, pool, profile))
+        _SET_CHOICES.put(key, found)
     return found
 
 
 # A set choice for the walk: (choice, (suit, its cards as a packed count, their points) for each
 # suit it takes from, the points it takes).
 _SetMove = tuple[_SetChoice, tuple[tuple[int, int, int], ...], int]
-_SET_MOVES: dict[tuple[int, tuple[int, ...], int, str], tuple[_SetMove, ...]] = {}
+_SET_MOVES: Final[Memo[tuple[int, tuple[int, ...], int, str], tuple[_SetMove, ...]]] = Memo(
+    SUIT_MEMOS
+)
 
 
 def _set_moves(r: int, have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_SetMove, ...]:
@@ -180,7 +188,7 @@ def _set_moves(r: int, have: tuple[int, ...], pool: int, profile: Profile) -> tu
     found = _SET_MOVES.get(key)
     if found is None:
         one, points = 1 << (2 * r - 2), POINTS[r - 1]
-        found = _SET_MOVES[key] = tuple(
+        found = tuple(
             (
                 choice,
                 tuple((s, n * one, n * points) for s, n in enumerate(choice.take) if n),
@@ -188,6 +196,7 @@ def _set_moves(r: int, have: tuple[int, ...], pool: int, profile: Profile) -> tu
             )
             for choice in _set_choices(have, pool, profile)
         )
+        _SET_MOVES.put(key, found)
     return found
 
 
@@ -256,8 +265,10 @@ class _Deal:
 
 
 _DEALS: dict[tuple[int, str], _Deal] = {}
-_RESULTS: dict[tuple[tuple[str, int], bool, tuple[int, ...]], _Placed] = {}
-_RESULTS_LIMIT: Final = 100_000
+RESULT_MEMOS: Final = Budget(10_000)
+"""Whole results and the kinds of groups shown: a bot asks about the same hand again and again
+(and hint() asks arrange()), random hands hardly ever come back. About 7 MB a generation."""
+_RESULTS: Final[Memo[tuple[tuple[str, int], bool, tuple[int, ...]], _Placed]] = Memo(RESULT_MEMOS)
 _CODE: Final = attrgetter("code")
 
 
@@ -276,9 +287,7 @@ def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arr
         # The solver reads the hand in the caller's order (vengala's discard when nothing melds
         # is the first dearest card): the same multiset may come in another order later.
         placed = _solve([card.code for card in hand], sorted_codes, deal, prof, discard_mode)
-        if len(_RESULTS) >= _RESULTS_LIMIT:
-            _RESULTS.clear()
-        _RESULTS[key] = placed
+        _RESULTS.put(key, placed)
     return _realise(placed, ordered)
 
 
@@ -540,10 +549,10 @@ _NO_LIMIT: Final = 1 << 30
 
 # What the leaves' bound needs of a suit's options, computed once per options tuple since many
 # leaves (of many hands) share a suit: (options, least leftover without the discard, with it, the
-# same for options holding a pure sequence). Keyed by id(options): the per-suit tables keep the
-# tuples for good and the entry keeps them alive too, so an id is never reused while it is here.
+# same for options holding a pure sequence). Keyed by id(options): the entry keeps the tuple
+# alive, so an id is never reused while it is here.
 _Summary = tuple[tuple[Option, ...], int, int, int, int]
-_SUMMARIES: dict[int, _Summary] = {}
+_SUMMARIES: Final[Memo[int, _Summary]] = Memo(SUIT_MEMOS)
 
 
 def _summary(options: tuple[Option, ...], marriage: bool) -> _Summary:
@@ -555,7 +564,7 @@ def _summary(options: tuple[Option, ...], marriage: bool) -> _Summary:
             if (state % 5 if marriage else state & 1) and lo < least[2 + disc]:
                 least[2 + disc] = lo
         found = (options, least[0], least[1], least[2], least[3])
-        _SUMMARIES[id(options)] = found
+        _SUMMARIES.put(id(options), found)
     return found
 
 
@@ -609,8 +618,11 @@ class _SetSearch:
         self.base = [self.tables.table(suits[s], wild_masks[s]) for s in range(4)]
         self.current = list(suits)  # while walking: the suits less the cards sets took
         self.taken = [0, 0, 0, 0]  # while walking: points of each suit's cards sets took
+        # Joined pairs of suits, keyed by the tables' ids; ``held`` keeps those tables alive for
+        # the search (the memos may drop them), so that no id is reused meanwhile.
         self.pairs: dict[tuple[int, int], _Joined] = {}
         self.capped: dict[tuple[int, int, int], tuple[list[_Pair], int]] = {}
+        self.held: list[SuitTable] = []
         self.without_sets: list[int] = []
         # budget -> each suit's least leftover with that many jokers, for the leaves' bound.
         self.base_least = [tuple(t[b][0][0] for t in self.base) for b in range(wild_total + 1)]
@@ -707,9 +719,10 @@ class _SetSearch:
     def _pair(self, first: SuitTable, second: SuitTable) -> _Joined:
         """Two suits joined with every joker the hand has, and grouped by state; memoised for
         the hand: set choices that leave two suits alone reuse their pair."""
-        key = (id(first), id(second))  # the tables outlive the search: they are memoised
+        key = (id(first), id(second))
         found = self.pairs.get(key)
         if found is None:
+            self.held += (first, second)
             budget = self.wild_total
             joined = _combine_pair(first[budget], second[budget], _NO_LIMIT, self.comb)
             by_state: dict[int, list[_Pair]] = {}
@@ -727,6 +740,7 @@ class _SetSearch:
         key = (id(first), id(second), budget)
         found = self.capped.get(key)
         if found is None or found[1] < cap:
+            self.held += (first, second)
             joined = _combine_pair(first[budget], second[budget], cap, self.comb)
             self.capped[key] = (joined, cap)
             return joined
@@ -1102,8 +1116,7 @@ def _finish(
     )
 
 
-_CLASSIFIED: dict[tuple[tuple[int, ...], int, str], Kind] = {}
-_CLASSIFIED_LIMIT: Final = 100_000
+_CLASSIFIED: Final[Memo[tuple[tuple[int, ...], int, str], Kind]] = Memo(RESULT_MEMOS)
 
 
 def _classify(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kind:
@@ -1111,9 +1124,8 @@ def _classify(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kind:
     key = (group, wilds.cut.code, profile.name)  # the cut card fixes the wild cards
     kind = _CLASSIFIED.get(key)
     if kind is None:
-        if len(_CLASSIFIED) >= _CLASSIFIED_LIMIT:
-            _CLASSIFIED.clear()
-        kind = _CLASSIFIED[key] = classify(group, wilds, profile)
+        kind = classify(group, wilds, profile)
+        _CLASSIFIED.put(key, kind)
     return kind
 
 

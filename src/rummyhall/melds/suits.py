@@ -15,11 +15,73 @@ aces at position 1 on the way in; the table itself decides which aces play high.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, Generic, TypeVar
 
 from rummyhall.cards import CODE_POINTS
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Budget:
+    """How many new entries a group of memos (:class:`Memo`) may take before each of them forgets
+    what it has not used lately; a running server solves hands for ever, and its memory must
+    stay bounded."""
+
+    __slots__ = ("fresh", "limit", "memos")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.fresh = 0  # entries added since the last turn
+        self.memos: list[Memo[Any, Any]] = []
+
+    def turn(self) -> None:
+        """A new generation: every memo's entries become its previous generation."""
+        self.fresh = 0
+        for memo in self.memos:
+            memo.previous = memo.current
+            memo.current = {}
+
+
+class Memo(Generic[K, V]):
+    """A memo that holds at most two generations of its budget's entries: entries go into
+    ``current``; when the budget turns, ``current`` becomes ``previous`` and the previous one is
+    dropped; an entry found in ``previous`` moves back into ``current``. What is in use stays
+    (an LRU's effect at a dict lookup's cost); hot loops read ``current`` directly and ask
+    :meth:`get` on a miss."""
+
+    __slots__ = ("budget", "current", "previous")
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.current: dict[K, V] = {}
+        self.previous: dict[K, V] = {}
+        budget.memos.append(self)
+
+    def get(self, key: K) -> V | None:
+        found = self.current.get(key)
+        if found is None:
+            found = self.previous.get(key)
+            if found is not None:
+                self.put(key, found)
+        return found
+
+    def put(self, key: K, value: V) -> None:
+        budget = self.budget
+        budget.fresh += 1
+        if budget.fresh > budget.limit:
+            budget.turn()
+        self.current[key] = value
+
+    def __len__(self) -> int:
+        return len(self.current) + len(self.previous)
+
+
+SUIT_MEMOS: Final = Budget(60_000)
+"""The per-suit memos' budget (sub-suits, suit tables, pure tables, pure counts; and the solver's
+memos of set choices and table summaries): about 40 MB a generation."""
 
 POINTS: Final = (*CODE_POINTS[:13], CODE_POINTS[0])
 """Points of a natural card at positions 1..14 (index p - 1; the ace is 1 and 14)."""
@@ -239,10 +301,10 @@ class SuitSolver:
         self.discard = discard
         self.comb = combine_table(rules)
         self._leq = _leq_table(rules)
-        self._memo: dict[int, tuple[Option, ...]] = {}
+        self._memo: Memo[int, tuple[Option, ...]] = Memo(SUIT_MEMOS)
         # A solver for more jokers whose results serve too, less what takes more than jmax.
         self.fallback: SuitSolver | None = None
-        self._tables: dict[tuple[int, int], SuitTable] = {}
+        self.tables: Memo[tuple[int, int], SuitTable] = Memo(SUIT_MEMOS)
         self._windows: dict[tuple[int, int], tuple[Window, ...]] = {}
         self._triple = meld_state(rules, True, 3, tunnela=True) if rules.triple else 0
 
@@ -250,7 +312,7 @@ class SuitSolver:
         """Options for a suit given its packed counts by rank (aces at position 1) and the mask of
         its wild ranks (bit r). Every choice of how many aces play high is considered."""
         key = (ranks, wild_ranks)
-        cached = self._tables.get(key)
+        cached = self.tables.get(key)
         if cached is not None:
             return cached
         aces = ranks & 3
@@ -273,7 +335,7 @@ class SuitSolver:
             ordered if budget >= most else tuple(o for o in ordered if o[JOKERS] <= budget)
             for budget in range(self.jmax + 1)
         )
-        self._tables[key] = result
+        self.tables.put(key, result)
         return result
 
     def _search(self, vec: int, wild: int) -> tuple[Option, ...]:
@@ -282,7 +344,8 @@ class SuitSolver:
         every suit with the same cards). The lowest card is left over, given to the pool if wild,
         discarded, or starts a meld; or, where the cards fall apart, the parts are solved alone."""
         key = vec << 28 | wild
-        cached = self._memo.get(key)
+        memo = self._memo
+        cached = memo.get(key)
         if cached is not None:
             return cached
         if self.fallback is not None:
@@ -290,10 +353,10 @@ class SuitSolver:
             if cached is not None:
                 jmax = self.jmax
                 result = tuple(o for o in cached if o[1] <= jmax)
-                self._memo[key] = result
+                memo.put(key, result)
                 return result
         if not vec:
-            self._memo[key] = _EMPTY
+            memo.put(key, _EMPTY)
             return _EMPTY
         held = (vec | vec >> 1) & LOW_BITS
         # Positions a held with a + 1 and a + 2 empty (the highest held one trivially).
@@ -303,14 +366,15 @@ class SuitSolver:
             result = self._split(vec, wild, (gaps & -gaps) << 2)
         else:
             result = self._lay_lowest(vec, wild)
-        self._memo[key] = result
+        memo.put(key, result)
         return result
 
     def _lay_lowest(self, vec: int, wild: int) -> tuple[Option, ...]:
         low = (vec & -vec).bit_length() + 1 >> 1
         shift = 2 * low - 2
         one = 1 << shift
-        jmax, comb, memo = self.jmax, self.comb, self._memo
+        # Read the memo's current generation directly; _search looks further on a miss.
+        jmax, comb, memo = self.jmax, self.comb, self._memo.current
         # Per (state, discard, absorber, jokers) the option with the least leftover; the
         # Pareto-best of those are kept (also at inner nodes: every option above would grow
         # from a beaten one into one beaten the same way). The first move maps the options of
@@ -380,7 +444,7 @@ class SuitSolver:
         are memoised on their own, so they serve every suit that has them."""
         lower = vec & (cut - 1)
         upper = vec - lower
-        jmax, comb, memo = self.jmax, self.comb, self._memo
+        jmax, comb, memo = self.jmax, self.comb, self._memo.current
         best: dict[int, Option] = {}
         first = self._search(lower, wild & (lower | lower >> 1))
         second = self._search(upper, wild & (upper | upper >> 1))
@@ -469,14 +533,14 @@ class SuitTables:
             # Most of what a big suit leaves after its lowest cards is small, and solved already.
             self._exact.fallback = self._shared
         self._others = [
-            by_jokers[k]._tables
+            by_jokers[k].tables
             for k in sorted(by_jokers)
             if k >= jokers and by_jokers[k] is not self._shared
         ]
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
         key = (ranks, wild_ranks)
-        found = self._shared._tables.get(key)
+        found = self._shared.tables.get(key)
         if found is not None:
             return found
         for tables in self._others:
@@ -504,7 +568,7 @@ class PureTables:
         self._triple = triple
         self._discard = discard
         self._solver = SuitSolver(rules, 0, discard)
-        self._tables: dict[tuple[int, int], PureSummary] = {}
+        self._tables: Memo[tuple[int, int], PureSummary] = Memo(SUIT_MEMOS)
 
     def table(self, ranks: int, wild_ranks: int) -> PureSummary:
         key = (ranks, wild_ranks)
@@ -516,7 +580,7 @@ class PureTables:
             result = self.searched(ranks, wild_ranks)
         else:
             result = _unmelded(ranks, wild_ranks, self._discard)
-        self._tables[key] = result
+        self._tables.put(key, result)
         return result
 
     def searched(self, ranks: int, wild_ranks: int) -> PureSummary:
@@ -588,9 +652,8 @@ def pure_tables(triple: bool, discard: bool) -> PureTables:
     return found
 
 
-_PURE_COUNTS: dict[int, int] = {}
-_RUNS: dict[int, int] = {}
-_MEMO_LIMIT: Final = 200_000
+_PURE_COUNTS: Final[Memo[int, int]] = Memo(SUIT_MEMOS)
+_RUNS: Final[Memo[int, int]] = Memo(SUIT_MEMOS)
 
 
 def lays_pure(ranks: int, triple: bool) -> bool:
@@ -604,7 +667,7 @@ def lays_pure(ranks: int, triple: bool) -> bool:
 def pure_count(ranks: int, triple: bool) -> int:
     """The most pure sequences (tunnelas too, if ``triple``) the packed suit ``ranks`` can lay at
     once, capped at 4: the last field of :meth:`PureTables.table`, without building the table
-    (the set search asks this of many suits it then drops). Memoised (bounded)."""
+    (the set search asks this of many suits it then drops). Memoised."""
     key = ranks << 1 | triple
     found = _PURE_COUNTS.get(key)
     if found is not None:
@@ -616,9 +679,7 @@ def pure_count(ranks: int, triple: bool) -> int:
         for high in range(1, aces + 1):
             found = max(found, _melds_apart(ranks - high + (high << 26), triple))
     found = min(4, found)
-    if len(_PURE_COUNTS) >= _MEMO_LIMIT:
-        _PURE_COUNTS.clear()
-    _PURE_COUNTS[key] = found
+    _PURE_COUNTS.put(key, found)
     return found
 
 
@@ -662,7 +723,5 @@ def _runs(stretch: int, n: int, triple: bool) -> int:
                     after[(k, x)] = got
         states = after
     found = max(states.values())
-    if len(_RUNS) >= _MEMO_LIMIT:
-        _RUNS.clear()
-    _RUNS[key] = found
+    _RUNS.put(key, found)
     return found
