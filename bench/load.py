@@ -458,9 +458,9 @@ def main() -> int:
         print(f"  server memory: {rss_start / 2**20:,.0f} MiB at start; "
               f"{(rss_idle - rss_start) / max(1, args.idle) / 1024:,.1f} KiB per idle connection, "
               f"{(rss_tables - rss_idle) / max(1, args.tables) / 1024:,.1f} KiB per table "
-              f"(its {args.seats} players' connections included), "
-              f"{(rss_spectators - rss_tables) / max(1, args.spectators) / 1024:,.1f} KiB per "
-              f"spectator")  # fmt: skip
+              f"(its {args.seats} players' connections included)" + (
+                  f", {(rss_spectators - rss_tables) / args.spectators / 1024:,.1f} KiB per "
+                  "spectator" if args.spectators else ""))  # fmt: skip
     if after > before and cpu_after > cpu_before:
         per_action = (cpu_after - cpu_before) / (after - before) * 1000
         print(f"  server CPU per accepted action: {per_action:.3f} ms "
