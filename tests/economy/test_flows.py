@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -18,6 +19,7 @@ from rummyhall.economy import flows
 from rummyhall.economy.flows import attribute, parse_since, top_flows
 from rummyhall.store import accounts
 from rummyhall.store import tables as store_tables
+from rummyhall.store.bulk import run_steps
 from rummyhall.store.database import Database, default_url
 
 # --- the attribution rule -----------------------------------------------------------------------
@@ -132,19 +134,27 @@ async def _game(
     currency: str = "chips",
     at: datetime | None = None,
 ) -> list[tuple[int, int, int]]:
-    def write(sync: object) -> list[tuple[int, int, int]]:
-        conn = sync.connection()  # type: ignore[attr-defined]
-        hand_id = store_tables.write_hand(
-            conn, table_id=table_id, game="indian13", record={}, players=players, finished_at=at
-        )
-        return flows.record_game(
-            conn, currency=currency, table_id=table_id, hand_id=hand_id, private=private,
-            players=players, nets=nets, at=at,
-        )  # fmt: skip
+    # As the table writer stores a settled game: its hand, then the flows, which find the hand
+    # by its table and log entry.
+    seq = next(_SEQ)
+    hand = store_tables.FinishedHand(table_id, seq, "indian13", {}, players)
+    game = flows.game_flows(
+        currency=currency, table_id=table_id, seq=seq, private=private, players=players,
+        nets=nets,
+    )  # fmt: skip
 
     async with db.transaction() as session:
-        written: list[tuple[int, int, int]] = await session.run_sync(write)
-    return written
+        await session.run_sync(
+            lambda sync: run_steps(
+                sync.connection(),
+                store_tables.hand_steps([hand], at) + flows.flow_steps([game], at),
+            )
+        )
+    return list(game.flows)
+
+
+_SEQ = itertools.count(1)
+"""Log entries of the games these tests settle (a hand's key is its table and entry)."""
 
 
 async def test_the_largest_one_way_flows(db: Database) -> None:

@@ -20,11 +20,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from rummyhall.economy import ledger
 from rummyhall.economy.audit import audit
 from rummyhall.economy.bulk import Transfer, transfer_steps, write_transfers
+from rummyhall.economy.flows import game_flows
 from rummyhall.economy.ledger import InsufficientChips
 from rummyhall.server.writer import Writer
 from rummyhall.store import tables
+from rummyhall.store.accounts import create_bot
 from rummyhall.store.database import Database
-from rummyhall.store.models import LedgerPostingModel, LedgerTransactionModel
+from rummyhall.store.models import (
+    ChipFlowModel,
+    HandModel,
+    LedgerPostingModel,
+    LedgerTransactionModel,
+)
 from rummyhall.store.tables import LogEntry
 
 
@@ -235,5 +242,83 @@ async def test_a_batch_writes_what_the_transfers_write_one_by_one(db: Database) 
         await db.write_steps(transfer_steps(poor))
     assert await snapshot("poor:") == (after_steps[0], [])
     async with db.read() as session:
+        report = await audit(session)
+        assert report.ok, report
+
+
+async def test_games_that_end_in_a_batch_are_stored_with_their_players_and_flows(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A finished game's record, players and chip flows go with the log entry that ended it:
+    in the batch's bulk statements, straight to the driver (no SQLAlchemy work), each finding
+    its hand by (table, seq); when the batch fails, each job on its own stores its game or
+    nothing."""
+    async with db.transaction() as session:
+        people = [(await create_bot(session, f"player-{n}")).id for n in range(3)]
+    ids = await _seated(db, 5, 100)
+    roads: list[str] = []
+    for name in ("write", "write_steps"):
+        road = getattr(db, name)
+
+        def spy(*args: Any, _road: Any = road, _name: str = name, **kwargs: Any) -> Any:
+            roads.append(_name)
+            return _road(*args, **kwargs)
+
+        monkeypatch.setattr(db, name, spy)
+
+    def ended(table: int, seq: int, amount: int) -> dict[str, Any]:
+        players = {1: people[0], 2: people[1], 3: people[2]}
+        return {
+            "entry": LogEntry(table, seq, "act", {"seat": 1}, seq),
+            "transfer": _move(table, seq, amount),
+            "hand": tables.FinishedHand(table, seq, "patti", {"table": table}, players, 1),
+            "flows": game_flows(
+                currency="chips",
+                table_id=table,
+                seq=seq,
+                private=table == ids[0],
+                players=players,
+                nets={1: -amount, 2: amount - 1, 3: 1},
+            ),
+        }
+
+    writer = Writer(db)
+    writer.start()
+    try:
+        await asyncio.gather(*(writer.write(**ended(t, 1, 10)) for t in ids))
+        assert set(roads) == {"write_steps"}
+        # A batch with an overdraft in it: it fails as a whole, then job by job.
+        results = await asyncio.gather(
+            writer.write(**ended(ids[0], 2, 5)),
+            writer.write(**ended(ids[1], 2, 500)),
+            writer.write(**ended(ids[2], 2, 5)),
+            return_exceptions=True,
+        )
+    finally:
+        await writer.stop()
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], InsufficientChips)
+    async with db.read() as session:
+        stored = {
+            (h.table_id, h.seq): h.id
+            for h in await session.execute(select(HandModel.table_id, HandModel.seq, HandModel.id))
+        }
+        assert set(stored) == {(t, 1) for t in ids} | {(ids[0], 2), (ids[2], 2)}
+        for (table, _), hand_id in stored.items():
+            hand = await tables.get_hand(session, hand_id)
+            assert hand is not None
+            assert (hand.record, hand.players, hand.seq_start) == (
+                {"table": table}, {1: people[0], 2: people[1], 3: people[2]}, 1
+            )  # fmt: skip
+        flows = sorted(
+            (row.hand_id, row.table_id, row.payer, row.payee, row.amount, row.private)
+            for row in await session.scalars(select(ChipFlowModel))
+        )
+        amounts = {1: 10, 2: 5}
+        assert flows == sorted(
+            (hand_id, table, people[0], payee, amount, table == ids[0])
+            for (table, seq), hand_id in stored.items()
+            for payee, amount in ((people[1], amounts[seq] - 1), (people[2], 1))
+        )
         report = await audit(session)
         assert report.ok, report

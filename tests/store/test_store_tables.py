@@ -154,12 +154,15 @@ async def test_hand_history(db: Database) -> None:
         hands = [
             await tables.save_hand(
                 session,
-                table_id=table_id,
-                game="indian13",
-                record=numbered(n),
-                players={1: asha.id, 2: ravi.id} if n % 2 == 0 else {2: asha.id},
-                seq_start=10 * n + 1,
-                finished_at=finished,
+                tables.FinishedHand(
+                    table_id,
+                    10 * n + 5,
+                    "indian13",
+                    numbered(n),
+                    {1: asha.id, 2: ravi.id} if n % 2 == 0 else {2: asha.id},
+                    seq_start=10 * n + 1,
+                ),
+                finished,
             )
             for n in range(5)
         ]
@@ -185,10 +188,31 @@ async def test_hand_history(db: Database) -> None:
         assert hand is not None
         assert hand.record == numbered(3)
         assert json.dumps(hand.record) == json.dumps(numbered(3))
-        assert (hand.table_id, hand.game, hand.seq_start, hand.players) == (
+        assert (hand.table_id, hand.game, hand.seq_start, hand.seq, hand.players) == (
             table_id,
             "indian13",
             31,
+            35,
             {2: asha.id},
         )
         assert await tables.get_hand(session, 10**6) is None
+
+
+async def test_a_hand_is_stored_once_per_log_entry(db: Database) -> None:
+    # (table, seq) is the hand's key in the writer's bulk statements: a second hand ended by
+    # the same log entry is refused, with its players, and the first is left as it was.
+    async with db.transaction() as session:
+        asha = await accounts.create_bot(session, "asha")
+        table_id = await tables.create_table(session, game="indian13", room="r", config={})
+        first = await tables.save_hand(
+            session, tables.FinishedHand(table_id, 7, "indian13", {"n": 1}, {1: asha.id})
+        )
+    with pytest.raises(IntegrityError):
+        async with db.transaction() as session:
+            await tables.save_hand(
+                session, tables.FinishedHand(table_id, 7, "indian13", {"n": 2}, {1: asha.id})
+            )
+    async with db.read() as session:
+        assert [h.id for h in await tables.recent_hands(session, asha.id)] == [first]
+        hand = await tables.get_hand(session, first)
+        assert hand is not None and hand.record == {"n": 1}

@@ -37,18 +37,20 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TextIO, TypeVar
 
-from sqlalchemy import Connection, case, distinct, func, insert, select
+from sqlalchemy import bindparam, case, distinct, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from rummyhall.economy.ledger import CHIPS
+from rummyhall.store.bulk import Step, by_dialect
+from rummyhall.store.database import json_text
 from rummyhall.store.models import (
     AccountModel,
     ChipFlowModel,
     GameTableModel,
     HandModel,
     HandPlayerModel,
-    table,
+    UTCDateTime,
     utcnow,
 )
 
@@ -129,49 +131,72 @@ def attribute(nets: Mapping[K, int]) -> list[tuple[K, K, int]]:
 
 # --- recording ----------------------------------------------------------------------------------
 
-_FLOWS = table(ChipFlowModel)
-_INSERT = insert(_FLOWS)
+
+@dataclass(frozen=True, slots=True)
+class GameFlows:
+    """Who paid whom in one settled game (``flows``: (payer account, payee account, amount)),
+    stored with the game's hand, which the table and ``seq`` name (store.tables.FinishedHand)."""
+
+    table_id: int
+    seq: int
+    currency: str
+    private: bool
+    flows: Sequence[tuple[int, int, int]]
 
 
-def record_game(
-    conn: Connection,
+def game_flows(
     *,
     currency: str,
     table_id: int,
-    hand_id: int,
+    seq: int,
     private: bool,
     players: Mapping[int, int],
     nets: Mapping[int, int],
-    at: datetime | None = None,
-) -> list[tuple[int, int, int]]:
-    """Record who paid whom in a settled game (in the caller's transaction, with the game's
-    record): ``players`` maps seat -> account, ``nets`` seat -> the seat's net for the game.
-    Returns the flows written, as (payer account, payee account, amount)."""
+) -> GameFlows:
+    """The flows of a settled game: ``players`` maps seat -> account, ``nets`` seat -> the
+    seat's net for the game (a seat that plays itself, a bot seat taken twice, pays nobody)."""
     by_seat = {seat: nets.get(seat, 0) for seat in sorted(players)}
     flows = [
         (players[payer], players[payee], amount)
         for payer, payee, amount in attribute(by_seat)
         if players[payer] != players[payee]
     ]
-    if flows:
-        when = at or utcnow()
-        conn.execute(
-            _INSERT,
-            [
-                {
-                    "currency": currency,
-                    "payer": payer,
-                    "payee": payee,
-                    "amount": amount,
-                    "table_id": table_id,
-                    "hand_id": hand_id,
-                    "private": private,
-                    "at": when,
-                }
-                for payer, payee, amount in flows
-            ],
-        )
-    return flows
+    return GameFlows(table_id, seq, currency, private, flows)
+
+
+def flow_steps(games: Sequence[GameFlows], at: datetime | None = None) -> list[Step]:
+    """The statement that records the flows of ``games`` (none when nobody paid anybody), in the
+    transaction that stores their hands: each flow finds its hand by (table, seq)."""
+    rows = [
+        (g.table_id, g.seq, g.currency, g.private, payer, payee, amount)
+        for g in games
+        for payer, payee, amount in g.flows
+    ]
+    if not rows:
+        return []
+    return [Step(_INSERT_FLOWS, {"rows": json_text(rows), "now": at or utcnow()}, len(rows))]
+
+
+_INSERT_FLOWS = by_dialect(
+    sqlite="""
+        INSERT INTO chip_flows (currency, payer, payee, amount, table_id, hand_id, private, at)
+        SELECT json_extract(f.value, '$[2]'), json_extract(f.value, '$[4]'),
+               json_extract(f.value, '$[5]'), json_extract(f.value, '$[6]'), h.table_id, h.id,
+               json_extract(f.value, '$[3]'), :now
+        FROM json_each(:rows) AS f
+        JOIN hands AS h ON h.table_id = json_extract(f.value, '$[0]')
+                       AND h.seq = json_extract(f.value, '$[1]')
+        ORDER BY f.key""",
+    postgresql="""
+        INSERT INTO chip_flows (currency, payer, payee, amount, table_id, hand_id, private, at)
+        SELECT f.r ->> 2, CAST(f.r ->> 4 AS INTEGER), CAST(f.r ->> 5 AS INTEGER),
+               CAST(f.r ->> 6 AS BIGINT), h.table_id, h.id, CAST(f.r ->> 3 AS BOOLEAN), :now
+        FROM json_array_elements(CAST(:rows AS json)) WITH ORDINALITY AS f(r, n)
+        JOIN hands AS h ON h.table_id = CAST(f.r ->> 0 AS INTEGER)
+                       AND h.seq = CAST(f.r ->> 1 AS INTEGER)
+        ORDER BY f.n""",
+    binds=(bindparam("now", type_=UTCDateTime()),),
+)
 
 
 # --- the largest flows ----------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from rummyhall.bots import Bot
 from rummyhall.cards import parse_physical
 from rummyhall.economy import flows, ladder, ledger
 from rummyhall.economy.bulk import Transfer
+from rummyhall.economy.flows import GameFlows
 from rummyhall.economy.ledger import CHIPS, Currency
 from rummyhall.economy.rooms import Room
 from rummyhall.games.protocol import (
@@ -58,7 +59,7 @@ from rummyhall.server.settings import Settings
 from rummyhall.server.writer import Writer
 from rummyhall.shuffle import FairDeal, new_server_seed
 from rummyhall.store import tables as store_tables
-from rummyhall.store.tables import LogEntry
+from rummyhall.store.tables import FinishedHand, LogEntry
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +156,8 @@ class TableActor:
         self.pot = 0
         self.game: Game | None = None
         self.game_no = 0
+        self.started_seq: int | None = None
+        """The log entry that started the current game."""
         self.nets: dict[int, int] = {}
         """What each seat has won (lost, if negative) in the current game so far: who paid whom
         when it ends (:mod:`rummyhall.economy.flows`)."""
@@ -286,10 +289,13 @@ class TableActor:
         at: int,
         postings: Sequence[tuple[str, int]] = (),
         extra: Callable[[Connection, int], Any] | None = None,
+        hand: FinishedHand | None = None,
+        game_flows: GameFlows | None = None,
     ) -> tuple[int, Any]:
-        """Append one entry (with its chip transfer, and ``extra``'s work on the database in
-        the same transaction) and commit; returns (seq, extra's result)."""
+        """Append one entry (with its chip transfer, the game it ends, and ``extra``'s work on
+        the database in the same transaction) and commit; returns (seq, extra's result)."""
         seq = self.seq + 1
+        assert hand is None or hand.seq == seq
         table_id = self.id
 
         def work(conn: Connection) -> Any:
@@ -304,6 +310,8 @@ class TableActor:
             work=None if extra is None else work,
             entry=LogEntry(table_id, seq, kind, body, at),
             transfer=transfer,
+            hand=hand,
+            flows=game_flows,
         )
         self.seq = seq
         return seq, result
@@ -341,6 +349,7 @@ class TableActor:
             await fresh.restore(session)
         self.seats, self.stacks, self.pot = fresh.seats, fresh.stacks, fresh.pot
         self.game, self.game_no, self.seq = fresh.game, fresh.game_no, fresh.seq
+        self.started_seq = fresh.started_seq
         self.nets = fresh.nets
         self.fair, self.published, self._cids = fresh.fair, fresh.published, fresh._cids
         self.dealt, self.refills = fresh.dealt, fresh.refills
@@ -376,6 +385,7 @@ class TableActor:
             if gone is not None and self.on_seat is not None:
                 self.on_seat(gone.account_id, self.id, False)
         elif kind == "start":
+            self.started_seq = self.seq
             self.game_no = int(body["game_no"])
             self.game = game_class(self.room.game).create(body["config"])
             self.nets = {}
@@ -692,8 +702,12 @@ class TableActor:
             body["cid"], body["account"] = cid, account_id
         try:
             self._check_stacks(legs)
-            extra = partial(self._save_hand, legs) if result is not None else None
-            seq, _ = await self._persist("act", body, at, legs, extra)
+            hand = game_flows = extra = None
+            if result is not None:
+                hand, game_flows, nets = self._finished(legs, self.seq + 1)
+                if self.room.ladder:
+                    extra = partial(self._rank, hand.players, nets)
+            seq, _ = await self._persist("act", body, at, legs, extra, hand, game_flows)
         except Exception:
             self._rewind()
             raise
@@ -748,32 +762,40 @@ class TableActor:
                 nets[seat] = nets.get(seat, 0) + amount
         return nets
 
-    def _save_hand(self, legs: Sequence[tuple[str, int]], conn: Connection, seq: int) -> int:
-        """Write the finished game's record and who paid whom in it (``legs``: the chips its
-        last action moves, not yet in :attr:`nets`)."""
+    def _finished(
+        self, legs: Sequence[tuple[str, int]], seq: int
+    ) -> tuple[FinishedHand, GameFlows, dict[int, int]]:
+        """The finished game's record and who paid whom in it, stored with the log entry
+        ``seq`` of the action that ended it (``legs``: the chips that action moves, not yet in
+        :attr:`nets`); and each seat's net for the game."""
         assert self.game is not None
         players = {seat: o.account_id for seat, o in self.seats.items() if seat <= self.game.seats}
         record = self.game.record()
         record["table"] = {"id": self.id, "room": self.room.key, "game_no": self.game_no}
-        hand_id = store_tables.write_hand(
-            conn, table_id=self.id, game=self.room.game, record=record, players=players
+        hand = FinishedHand(
+            self.id, seq, self.room.game, record, players, seq_start=self.started_seq
         )
         nets = self._count(legs, dict(self.nets))
-        flows.record_game(
-            conn, currency=self.room.currency, table_id=self.id, hand_id=hand_id,
-            private=self.private, players=players, nets=nets,
+        game_flows = flows.game_flows(
+            currency=self.room.currency, table_id=self.id, seq=seq, private=self.private,
+            players=players, nets=nets,
         )  # fmt: skip
-        if self.room.ladder:
-            standings = self.game.standings({seat: nets.get(seat, 0) for seat in players})
-            ladder.record_game(
-                conn, game=self.room.game, multiplier_tenths=self.room.multiplier_tenths,
-                at_ms=self.game.clock, tier=self.room.tier,
-                players=[
-                    (account_id, standings[seat]) for seat, account_id in players.items()
-                    if not self.seats[seat].bot
-                ],
-            )  # fmt: skip
-        return hand_id
+        return hand, game_flows, nets
+
+    def _rank(
+        self, players: Mapping[int, int], nets: Mapping[int, int], conn: Connection, _: int
+    ) -> None:
+        """A rated room's game on its people's ladder (clover points, boards, leagues)."""
+        assert self.game is not None
+        standings = self.game.standings({seat: nets.get(seat, 0) for seat in players})
+        ladder.record_game(
+            conn, game=self.room.game, multiplier_tenths=self.room.multiplier_tenths,
+            at_ms=self.game.clock, tier=self.room.tier,
+            players=[
+                (account_id, standings[seat]) for seat, account_id in players.items()
+                if not self.seats[seat].bot
+            ],
+        )  # fmt: skip
 
     async def void(self) -> bool:
         """End a stuck game without a result: every chip its pot holds goes back to the seats

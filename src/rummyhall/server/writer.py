@@ -3,20 +3,21 @@ that go with them) to the database.
 
 Tables hand it their entries and wait until they are committed before they tell anyone
 (DESIGN.md, principle 4). Entries that arrive together are committed in one transaction, with
-one statement for all their log rows and four for all their chip transfers
-(:func:`rummyhall.economy.bulk.transfer_steps`), so that with many live tables the cost of a
+one statement for all their log rows, four for all their chip transfers
+(:func:`rummyhall.economy.bulk.transfer_steps`) and three for all the games they end (records,
+players, who paid whom: :func:`rummyhall.store.tables.hand_steps`,
+:func:`rummyhall.economy.flows.flow_steps`), so that with many live tables the cost of a
 durable commit (an fsync on SQLite) and of each statement is shared: while one batch commits,
-the next gathers. A batch of plain actions goes straight to the database driver
+the next gathers. Such a batch goes straight to the database driver
 (:meth:`rummyhall.store.database.Database.write_steps`); one that also does other work (a
-buy-in, a finished game's record) runs that work through SQLAlchemy, and the same statements on
-the driver's connection underneath, in the same transaction
+buy-in, which reads the wallet; a rated game's ladder) runs that work through SQLAlchemy, and
+the same statements on the driver's connection underneath, in the same transaction
 (:func:`rummyhall.store.database.run_steps_on`).
 If a batch fails, each of its jobs is retried in a transaction of its own, so one bad job fails
 alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`) and the others
 land. The tables hear of a commit straight from the database's callback
 (:meth:`rummyhall.store.database.Database.write`), without waiting for this task's turn.
 """
-
 from __future__ import annotations
 
 import asyncio
@@ -33,10 +34,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
 from rummyhall.economy.bulk import Transfer, transfer_steps
+from rummyhall.economy.flows import GameFlows, flow_steps
 from rummyhall.store import tables as store_tables
-from rummyhall.store.bulk import Step
+from rummyhall.store.bulk import Step, run_steps
 from rummyhall.store.database import Database, run_steps_on
-from rummyhall.store.tables import LogEntry
+from rummyhall.store.tables import FinishedHand, LogEntry
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,10 @@ class _Job:
     """Plain work run first (a buy-in, a finished game's record); its result is the job's."""
     entry: LogEntry | None = None
     transfer: Transfer | None = None
+    hand: FinishedHand | None = None
+    """The game the entry's action ended, stored with its players..."""
+    flows: GameFlows | None = None
+    """... and who paid whom in it."""
 
 
 class Writer:
@@ -90,11 +96,13 @@ class Writer:
         work: Work | None = None,
         entry: LogEntry | None = None,
         transfer: Transfer | None = None,
+        hand: FinishedHand | None = None,
+        flows: GameFlows | None = None,
     ) -> Any:
-        """Commit a log entry with its transfer (and ``operation`` or ``work``, run first);
-        returns the operation's or the work's result."""
+        """Commit a log entry with its transfer and the game it ended (and ``operation`` or
+        ``work``, run first); returns the operation's or the work's result."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        job = _Job(done, operation, work, entry, transfer)
+        job = _Job(done, operation, work, entry, transfer, hand, flows)
         if self._task is None:  # not started (tools, tests): commit it now
             if operation is not None:
                 await self._alone(job, self._operation(job))
@@ -124,7 +132,7 @@ class Writer:
             if any(job.work is not None for job in jobs):
                 await self.db.write(partial(_write_all, jobs=jobs), partial(self._finish, jobs))
             else:
-                # Actions only (no buy-in, no game's end): log rows and transfers, the hot path.
+                # Log rows, transfers and finished games (no buy-in, no ladder): the hot path.
                 done = partial(self._finish, jobs, [None] * len(jobs))
                 await self.db.write_steps(_steps(jobs), done)
         except Exception as error:
@@ -164,9 +172,13 @@ def _fail(job: _Job, error: BaseException) -> None:
 
 
 def _steps(jobs: list[_Job]) -> list[Step]:
-    """The statements of all the batch's log rows and transfers."""
-    steps = store_tables.log_steps(job.entry for job in jobs if job.entry is not None)
-    return steps + transfer_steps([job.transfer for job in jobs if job.transfer is not None])
+    """The statements of all the batch's log rows, transfers and finished games."""
+    return (
+        store_tables.log_steps(job.entry for job in jobs if job.entry is not None)
+        + transfer_steps([job.transfer for job in jobs if job.transfer is not None])
+        + store_tables.hand_steps([job.hand for job in jobs if job.hand is not None])
+        + flow_steps([job.flows for job in jobs if job.flows is not None])
+    )
 
 
 def _write_all(conn: Connection, jobs: list[_Job]) -> list[Any]:
@@ -184,4 +196,9 @@ def _write_one(conn: Connection, job: _Job) -> Any:
     if job.transfer is not None:
         t = job.transfer
         ledger.transfer_on(conn, t.key, t.postings, kind=t.kind, memo=t.memo)
+    run_steps(
+        conn,
+        store_tables.hand_steps([job.hand] if job.hand is not None else [])
+        + flow_steps([job.flows] if job.flows is not None else []),
+    )
     return result

@@ -210,8 +210,14 @@ class HandModel(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
     game: Mapped[str] = mapped_column(String(40))
     seq_start: Mapped[int | None] = mapped_column(Integer)
+    seq: Mapped[int | None] = mapped_column(Integer)
+    """The table's log entry whose action ended the game (None for hands stored before it
+    was kept): with the table, the hand's key in the writer's bulk statements."""
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
     record: Mapped[dict[str, Any]] = mapped_column(Json)
+
+
+Index("ux_hands_table_seq", HandModel.table_id, HandModel.seq, unique=True)
 
 
 class HandPlayerModel(Base):

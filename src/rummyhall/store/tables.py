@@ -11,12 +11,12 @@ around after the transaction ends.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, exists, func, insert, select, update
+from sqlalchemy import Connection, bindparam, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -28,6 +28,7 @@ from rummyhall.store.models import (
     HandPlayerModel,
     TableGrantModel,
     TableLogModel,
+    UTCDateTime,
     table,
     utcnow,
 )
@@ -87,6 +88,7 @@ class HandRow:
     table_id: int
     game: str
     seq_start: int | None
+    seq: int | None
     finished_at: datetime
     record: dict[str, Any]
     players: dict[int, int]  # seat -> account id
@@ -314,67 +316,90 @@ async def last_seq(session: AsyncSession, table_id: int) -> int:
 # --- hand history -----------------------------------------------------------------------------
 
 
-async def save_hand(
-    session: AsyncSession,
-    *,
-    table_id: int,
-    game: str,
-    record: Mapping[str, Any],
-    players: Mapping[int, int],
-    seq_start: int | None = None,
-    finished_at: datetime | None = None,
-) -> int:
-    """Store a finished hand's record; ``players`` maps seat -> account id. Returns its id."""
-    return await session.run_sync(
-        lambda sync: write_hand(
-            sync.connection(),
-            table_id=table_id,
-            game=game,
-            record=record,
-            players=players,
-            seq_start=seq_start,
-            finished_at=finished_at,
-        )
-    )
+@dataclass(frozen=True, slots=True)
+class FinishedHand:
+    """A finished game as its table stores it: the record, who sat where, and the log entries
+    it spans (``seq``: the entry whose action ended it; with the table, the hand's key)."""
+
+    table_id: int
+    seq: int
+    game: str
+    record: Mapping[str, Any]
+    players: Mapping[int, int]  # seat -> account id
+    seq_start: int | None = None
+    """The entry that started the game."""
 
 
-def write_hand(
-    conn: Connection,
-    *,
-    table_id: int,
-    game: str,
-    record: Mapping[str, Any],
-    players: Mapping[int, int],
-    seq_start: int | None = None,
-    finished_at: datetime | None = None,
-) -> int:
-    """:func:`save_hand` on a plain connection (the table writer's path)."""
-    row = {
-        "table_id": table_id,
-        "game": game,
-        "seq_start": seq_start,
-        "finished_at": finished_at or utcnow(),
-        "record": dict(record),
-    }
-    hand_id = int(conn.execute(_INSERT_HAND, row).scalar_one())
+def hand_steps(hands: Sequence[FinishedHand], finished_at: datetime | None = None) -> list[Step]:
+    """The statements that store ``hands`` and their players (none for no hands): the table
+    writer's path, two statements however many games its batch ends."""
+    if not hands:
+        return []
+    rows = [(h.table_id, h.seq, h.game, h.seq_start, h.record) for h in hands]
+    players = [
+        (h.table_id, h.seq, seat, account_id)
+        for h in hands
+        for seat, account_id in sorted(h.players.items())
+    ]
+    steps = [
+        Step(_INSERT_HANDS, {"rows": json_text(rows), "now": finished_at or utcnow()}, len(rows))
+    ]
     if players:
-        conn.execute(
-            _INSERT_HAND_PLAYERS,
-            [
-                {"hand_id": hand_id, "seat": seat, "account_id": account_id}
-                for seat, account_id in sorted(players.items())
-            ],
-        )
-    return hand_id
+        # Every player finds their hand by (table, seq), or the batch fails.
+        steps.append(Step(_INSERT_HAND_PLAYERS, {"rows": json_text(players)}, len(players)))
+    return steps
 
 
-# Core statements made once, their values bound at each call (a statement built with .values()
-# per call is compiled again each time). Finished games are saved by the table writer's batches.
-_HANDS = table(HandModel)
-_INSERT_HAND = insert(_HANDS).returning(_HANDS.c.id)
+async def save_hand(
+    session: AsyncSession, hand: FinishedHand, finished_at: datetime | None = None
+) -> int:
+    """Store a finished hand and return its id."""
+    return await session.run_sync(lambda sync: write_hand(sync.connection(), hand, finished_at))
+
+
+def write_hand(conn: Connection, hand: FinishedHand, finished_at: datetime | None = None) -> int:
+    """:func:`save_hand` on a plain connection."""
+    run_steps(conn, hand_steps([hand], finished_at))
+    found = conn.execute(
+        select(HandModel.id).where(HandModel.table_id == hand.table_id, HandModel.seq == hand.seq)
+    )
+    return int(found.scalar_one())
+
+
+_INSERT_HANDS = by_dialect(
+    sqlite="""
+        INSERT INTO hands (table_id, seq, game, seq_start, record, finished_at)
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+               json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+               json_extract(value, '$[4]'), :now
+        FROM json_each(:rows)""",
+    postgresql="""
+        INSERT INTO hands (table_id, seq, game, seq_start, record, finished_at)
+        SELECT CAST(r ->> 0 AS INTEGER), CAST(r ->> 1 AS INTEGER), r ->> 2,
+               CAST(r ->> 3 AS INTEGER), r -> 4, :now
+        FROM json_array_elements(CAST(:rows AS json)) AS r""",
+    binds=(bindparam("now", type_=UTCDateTime()),),
+)
+_INSERT_HAND_PLAYERS = by_dialect(
+    sqlite="""
+        INSERT INTO hand_players (hand_id, seat, account_id)
+        SELECT h.id, json_extract(p.value, '$[2]'), json_extract(p.value, '$[3]')
+        FROM json_each(:rows) AS p
+        JOIN hands AS h ON h.table_id = json_extract(p.value, '$[0]')
+                       AND h.seq = json_extract(p.value, '$[1]')""",
+    postgresql="""
+        INSERT INTO hand_players (hand_id, seat, account_id)
+        SELECT h.id, CAST(p ->> 2 AS INTEGER), CAST(p ->> 3 AS INTEGER)
+        FROM json_array_elements(CAST(:rows AS json)) AS p
+        JOIN hands AS h ON h.table_id = CAST(p ->> 0 AS INTEGER)
+                       AND h.seq = CAST(p ->> 1 AS INTEGER)""",
+)
+
+
+# A Core statement made once, its values bound at each call (a statement built with .values()
+# per call is compiled again each time).
 _TABLES = table(GameTableModel)
 _INSERT_TABLE = insert(_TABLES).returning(_TABLES.c.id)
-_INSERT_HAND_PLAYERS = insert(table(HandPlayerModel))
 
 
 async def recent_hands(
@@ -413,6 +438,7 @@ async def get_hand(session: AsyncSession, hand_id: int) -> HandRow | None:
         table_id=row.table_id,
         game=row.game,
         seq_start=row.seq_start,
+        seq=row.seq,
         finished_at=row.finished_at,
         record=row.record,
         players={seat: account_id for seat, account_id in seats},
