@@ -23,7 +23,7 @@ from rummyhall.server.sealed_seeds import SealError
 from rummyhall.server.settings import Settings
 from rummyhall.shuffle import commitment
 from rummyhall.store.database import Database
-from server_kit import Player, fast_settings, run_clock, running, settle, watch_table
+from server_kit import Player, fast_settings, run_clock, running, watch_table
 
 POINTS_2P = "indian13-classic-points-1-2p"
 
@@ -56,8 +56,10 @@ def live_seed(actor: Any) -> str:
     return str(deals[-1]["server_seed"])
 
 
-def dealt(actor: Any) -> bool:
-    return actor.game is not None and any("deal" in e for e in actor.game.log)
+async def dealt(client: RoomClient, table: int) -> None:
+    """Wait until the client has been told of the deal: the server tells nobody before the deal
+    is in the log (its state in memory is ahead of the log while the commit is under way)."""
+    await client.wait_for(table, lambda m: m["view"] is not None and bool(m["view"].get("hand")))
 
 
 async def test_a_database_copy_holds_no_live_seed(tmp_path: Path, db_url: str) -> None:
@@ -70,7 +72,7 @@ async def test_a_database_copy_holds_no_live_seed(tmp_path: Path, db_url: str) -
         table, _ = await client.quick_seat(POINTS_2P)
         await watch_table(client, table, follow=True)
         actor = server.hub.table(table)
-        await settle(server.hub, lambda hub: dealt(actor))
+        await dealt(client, table)
         game_no, seed = actor.game_no, live_seed(actor)
         committed = commitment(bytes.fromhex(seed))
         copy = await dump(server.hub.db)
@@ -103,7 +105,7 @@ async def test_a_restarted_server_opens_the_seed_and_deals_the_same_cards(
         table, seat = await client.quick_seat(POINTS_2P)
         await watch_table(client, table)
         actor = server.hub.table(table)
-        await settle(server.hub, lambda hub: dealt(actor))
+        await dealt(client, table)
         seed = live_seed(actor)
         hand = actor.game.view(seat)["hand"]
     async with running(settings) as server:

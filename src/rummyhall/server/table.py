@@ -291,12 +291,17 @@ class TableActor:
         extra: Callable[[Connection, int], Any] | None = None,
         hand: FinishedHand | None = None,
         game_flows: GameFlows | None = None,
+        before: Sequence[tuple[str, JSON]] = (),
     ) -> tuple[int, Any]:
-        """Append one entry (with its chip transfer, the game it ends, and ``extra``'s work on
-        the database in the same transaction) and commit; returns (seq, extra's result)."""
-        seq = self.seq + 1
+        """Append one entry (after the entries ``before`` it, with its chip transfer, the game
+        it ends, and ``extra``'s work on the database in the same transaction) and commit;
+        returns (seq, extra's result)."""
+        seq = self.seq + 1 + len(before)
         assert hand is None or hand.seq == seq
         table_id = self.id
+        earlier = [
+            LogEntry(table_id, self.seq + 1 + i, k, b, at) for i, (k, b) in enumerate(before)
+        ]
 
         def work(conn: Connection) -> Any:
             assert extra is not None
@@ -312,6 +317,7 @@ class TableActor:
             transfer=transfer,
             hand=hand,
             flows=game_flows,
+            before=earlier,
         )
         self.seq = seq
         return seq, result
@@ -363,9 +369,18 @@ class TableActor:
         self._dues = _Dues()
         self._broadcast([])
 
-    def _enter(self, kind: str, body: Mapping[str, Any], at: int, *, replaying: bool) -> None:
+    def _enter(
+        self,
+        kind: str,
+        body: Mapping[str, Any],
+        at: int,
+        *,
+        replaying: bool,
+        game: Game | None = None,
+    ) -> None:
         """Apply a logged entry to the state. A live game action was applied to the engine before
-        it was logged (that is how it was validated); when replaying the log it is applied here."""
+        it was logged (that is how it was validated); when replaying the log it is applied here.
+        A live ``start`` may bring its game, made from the entry's config."""
         if kind == "sit":
             seat = int(body["seat"])
             occupant = Occupant(int(body["account"]), str(body["name"]), bool(body["bot"]))
@@ -387,7 +402,7 @@ class TableActor:
         elif kind == "start":
             self.started_seq = self.seq
             self.game_no = int(body["game_no"])
-            self.game = game_class(self.room.game).create(body["config"])
+            self.game = game or game_class(self.room.game).create(body["config"])
             self.nets = {}
         elif kind == "commit":
             if "sealed" in body:
@@ -615,29 +630,46 @@ class TableActor:
         return self.game is not None and not self.game.over
 
     async def _start_game(self) -> None:
+        """Start the next game; when it opens with the house's deal (every game does), with the
+        commitment of that deal's seed in the same commit and the same message. The deal
+        follows at once, in a message of its own: a player sees the commitment before the deal
+        (docs/provably-fair.md)."""
         at = self.clock.now()
-        config = self.room.game_config(self.game_no + 1, self.stacks)
-        body = {"game_no": self.game_no + 1, "config": config}
-        await self._persist("start", body, at)
-        self._enter("start", body, at, replaying=False)
+        game_no = self.game_no + 1
+        start: JSON = {"game_no": game_no, "config": self.room.game_config(game_no, self.stacks)}
+        game = game_class(self.room.game).create(start["config"])
+        first = game.awaited()
+        events = [Event("start", {"game_no": game_no})]
+        if first and first[0].seat == HOUSE and first[0].kind != "reshuffle":
+            fair, commit = self._commitment(game_no, 1)
+            await self._persist("commit", commit, at, before=[("start", start)])
+            self._enter("start", start, at, replaying=False, game=game)
+            self.started_seq = self.seq - 1
+            self._enter("commit", commit, at, replaying=False)
+            events.append(Event("commitment", fair.to_public()))
+        else:
+            await self._persist("start", start, at)
+            self._enter("start", start, at, replaying=False, game=game)
         self.pot = 0
-        self._broadcast([Event("start", {"game_no": self.game_no})])
+        self._broadcast(events)
 
     async def _commit_deal(self) -> None:
         """Publish the commitment of the next deal's seed (the deal follows after a pause)."""
         assert self.game is not None
         deals = sum(1 for entry in self.game.log if entry["seat"] == HOUSE)
-        fair = FairDeal(
-            new_server_seed(), f"rummyhall:{self.id}:{self.game_no}:{deals + 1}", self.game_no
-        )
-        # The seed is in the log only sealed: a copy of the database must not show the hands
-        # in play. It is published in the clear with the finished game's record.
-        body: JSON = {**fair.to_public(), "sealed": self.seeds.seal(fair.server_seed, self.id)}
+        fair, body = self._commitment(self.game_no, deals + 1)
         at = self.clock.now()
         await self._persist("commit", body, at)
         self._enter("commit", body, at, replaying=False)
         self._dues.deal = at + (self.settings.deal_ms if deals else 0)
         self._broadcast([Event("commitment", fair.to_public())])
+
+    def _commitment(self, game_no: int, deal: int) -> tuple[FairDeal, JSON]:
+        """A fresh seed for deal number ``deal`` of game ``game_no``, and its log entry."""
+        fair = FairDeal(new_server_seed(), f"rummyhall:{self.id}:{game_no}:{deal}", game_no)
+        # The seed is in the log only sealed: a copy of the database must not show the hands
+        # in play. It is published in the clear with the finished game's record.
+        return fair, {**fair.to_public(), "sealed": self.seeds.seal(fair.server_seed, self.id)}
 
     def _house_deal(self, kind: str) -> Deal:
         assert self.game is not None
@@ -1143,12 +1175,12 @@ class TableActor:
 
     def message(self, kind: str, events: Sequence[Event], account_id: int | None) -> str:
         seat = None if account_id is None else self.seat_of(account_id)
-        return _encode(self._message(kind, events, seat, self.info()))
+        return _encode(self._message(kind, events, seat, _Parts(self.info(), events)))
 
-    def _message(self, kind: str, events: Sequence[Event], seat: int | None, info: JSON) -> JSON:
+    def _message(self, kind: str, events: Sequence[Event], seat: int | None, parts: _Parts) -> JSON:
         game = self.game
         player = seat if seat is not None and game is not None and seat <= game.seats else None
-        view = None if game is None else game.view(player)
+        view = None if game is None else parts.view(game.view(player))
         return {
             "type": kind,
             "table": self.id,
@@ -1158,8 +1190,8 @@ class TableActor:
             # The server's clock (ms) when the message was made: deadlines in the view are on
             # this clock, so a client times them against it, not against its own clock.
             "now": self.clock.now(),
-            "info": info,
-            "events": [_event_json(e) for e in events if e.visible_to(player)],
+            "info": parts.info,
+            "events": parts.events(player),
             "view": view,
             "legal": game.legal(player) if player is not None and game is not None else [],
         }
@@ -1172,7 +1204,7 @@ class TableActor:
         message instead of an update and an ack)."""
         if not self.watchers:
             return
-        info = self.info()
+        parts = _Parts(self.info(), events)
         by_seat: dict[int | None, JSON] = {}
         texts: dict[int | None, str] = {}
         for listener in list(self.watchers):
@@ -1180,17 +1212,50 @@ class TableActor:
             if answer is not None and listener is answer[0]:
                 message = by_seat.get(seat)
                 if message is None:
-                    message = by_seat[seat] = self._message("update", events, seat, info)
+                    message = by_seat[seat] = self._message("update", events, seat, parts)
                 listener.send(_encode({**message, "cid": answer[1]}))
                 continue
             text = texts.get(seat)
             if text is None:
                 message = by_seat.get(seat)
                 if message is None:
-                    message = by_seat[seat] = self._message("update", events, seat, info)
+                    message = by_seat[seat] = self._message("update", events, seat, parts)
                 text = texts[seat] = _encode(message)
             listener.send(text)
         self.metrics.sent(len(self.watchers))
+
+
+class _Parts:
+    """The parts of one change's messages that several seats' copies hold in common, each
+    encoded once: the table's info, every event, and the lists and mappings of the views that
+    are the same object in several seats' views (an engine builds what every seat sees once
+    and shares it between the views: Patti's seats, moves and result), as ``orjson.Fragment``s
+    that the encoder copies as they are."""
+
+    __slots__ = ("_done", "_events", "info")
+
+    def __init__(self, info: JSON, events: Sequence[Event]) -> None:
+        self.info = _fragment(info)
+        self._events = [(event, _fragment(_event_json(event))) for event in events]
+        # id -> (the object, its encoding): holding the object keeps its id from being reused
+        # while this change is told.
+        self._done: dict[int, tuple[object, orjson.Fragment]] = {}
+
+    def events(self, seat: int | None) -> list[orjson.Fragment]:
+        return [text for event, text in self._events if event.visible_to(seat)]
+
+    def view(self, view: Mapping[str, Any]) -> JSON:
+        out: JSON = {}
+        done = self._done
+        for key, value in view.items():
+            if type(value) is list or type(value) is dict:
+                found = done.get(id(value))
+                if found is None or found[0] is not value:
+                    found = done[id(value)] = (value, _fragment(value))
+                out[key] = found[1]
+            else:
+                out[key] = value
+        return out
 
 
 class BotSeats(Protocol):
@@ -1238,3 +1303,7 @@ def _event_json(event: Event) -> JSON:
 def _encode(message: JSON) -> str:
     # orjson: several times faster than json, and every change is encoded once per seat.
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _fragment(value: object) -> orjson.Fragment:
+    return orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))

@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -54,10 +54,11 @@ class _Job:
     the job's result. Such a job is committed on its own."""
     work: Work | None = None
     """Plain work run first (a buy-in, a finished game's record); its result is the job's."""
-    entry: LogEntry | None = None
+    entries: Sequence[LogEntry] = ()
+    """Log entries, in order (a game's start comes with its first deal)."""
     transfer: Transfer | None = None
     hand: FinishedHand | None = None
-    """The game the entry's action ended, stored with its players..."""
+    """The game the last entry's action ended, stored with its players..."""
     flows: GameFlows | None = None
     """... and who paid whom in it."""
 
@@ -98,11 +99,14 @@ class Writer:
         transfer: Transfer | None = None,
         hand: FinishedHand | None = None,
         flows: GameFlows | None = None,
+        before: Sequence[LogEntry] = (),
     ) -> Any:
-        """Commit a log entry with its transfer and the game it ended (and ``operation`` or
-        ``work``, run first); returns the operation's or the work's result."""
+        """Commit a log entry (after the entries ``before`` it, in the same transaction) with
+        its transfer and the game it ended (and ``operation`` or ``work``, run first); returns
+        the operation's or the work's result."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        job = _Job(done, operation, work, entry, transfer, hand, flows)
+        entries = (*before, entry) if entry is not None else tuple(before)
+        job = _Job(done, operation, work, entries, transfer, hand, flows)
         if self._task is None:  # not started (tools, tests): commit it now
             if operation is not None:
                 await self._alone(job, self._operation(job))
@@ -174,7 +178,7 @@ def _fail(job: _Job, error: BaseException) -> None:
 def _steps(jobs: list[_Job]) -> list[Step]:
     """The statements of all the batch's log rows, transfers and finished games."""
     return (
-        store_tables.log_steps(job.entry for job in jobs if job.entry is not None)
+        store_tables.log_steps(entry for job in jobs for entry in job.entries)
         + transfer_steps([job.transfer for job in jobs if job.transfer is not None])
         + store_tables.hand_steps([job.hand for job in jobs if job.hand is not None])
         + flow_steps([job.flows for job in jobs if job.flows is not None])
@@ -191,8 +195,8 @@ def _write_all(conn: Connection, jobs: list[_Job]) -> list[Any]:
 def _write_one(conn: Connection, job: _Job) -> Any:
     """One job, with the precise error of what it does (a transfer's own refusal)."""
     result = None if job.work is None else job.work(conn)
-    if job.entry is not None:
-        store_tables.write_logs(conn, [job.entry])
+    if job.entries:
+        store_tables.write_logs(conn, job.entries)
     if job.transfer is not None:
         t = job.transfer
         ledger.transfer_on(conn, t.key, t.postings, kind=t.kind, memo=t.memo)
