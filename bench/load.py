@@ -11,7 +11,10 @@ Patti table waits for one player at a time, so a table makes about one move per 
 The clients run in their own processes, one per core the server does not need (``--procs``, by
 default the cores less one): the server's event loop needs a core of its own, and a second client
 process on a 2-core machine only takes turns with the server on its core, which shows as
-latency that is the machine's, not the server's.
+latency that is the machine's, not the server's. They sign up and take their seats with the
+project's client (``rummyhall.client``) and then play over a lean WebSocket of the benchmark's
+own (bench/lean_socket.py), parsing only the messages they must read: what a client costs is CPU
+the server does not get, and the targets count the clients in.
 
 Prints accepted actions/s (the server's own count over the measured window), messages/s received
 by the clients, p50/p99 of the time from an action's send to its answer (the update it caused,
@@ -45,6 +48,7 @@ import atexit
 import json
 import multiprocessing
 import os
+import random
 import shutil
 import signal
 import socket
@@ -56,6 +60,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 
 def free_port() -> int:
@@ -121,103 +127,173 @@ def echo_baseline(count: int = 2000) -> list[float]:
 
 
 # --- the bot clients -----------------------------------------------------------------------------
+# Each player signs up as a guest and takes a seat over HTTP (the project's own client), then
+# plays over a lean WebSocket (bench/lean_socket.py): the clients share the machine with the
+# server, and every message they handle costly is CPU the server does not get.
+
+
+class _Seat:
+    """A player at a table, driven by the messages its socket receives (no task of its own):
+    on its turn it thinks a while, then acts, unless the table moved on meanwhile.
+
+    A browser parses every message; this player looks into the text first and parses only the
+    messages that are its turn (its seat among the awaited: ``"seat":N,"kind"`` is how an entry
+    of the view's ``awaited`` list begins, and no other part of a message reads so) and the
+    answers to its actions that are errors. Parsing (and freeing) every message was most of what
+    a player cost, and the players share the machine with the server."""
+
+    def __init__(
+        self, table: int, bot: Any, pace: Any, plan: Plan, results: dict[str, Any]
+    ) -> None:
+        self.table = table
+        self.bot = bot
+        self.pace = pace
+        self.plan = plan
+        self.results = results
+        self.socket: Any = None
+        self.awaited = ""
+        """How this seat appears among the awaited, once its seat is known."""
+        self.latest: str | None = None
+        self.version = 0
+        self.pending: tuple[str, float, float] | None = None
+        """The action awaiting its answer: (its cid as the answer writes it, and the monotonic
+        and perf_counter times it left)."""
+        self.timer: asyncio.TimerHandle | None = None
+        self.sent = 0
+        self.watching: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def on_text(self, text: str) -> None:
+        results = self.results
+        results["messages"] += 1
+        if self.pending is not None and self.pending[0] in text:
+            _, sent_at, start = self.pending
+            self.pending = None
+            if text.startswith('{"type":"error"'):
+                code = orjson.loads(text).get("code")
+                results["errors"][code] = results["errors"].get(code, 0) + 1
+            elif self.plan.start_at <= sent_at:
+                # Only actions sent in the measured window count (not those of the ramp, when
+                # thousands of players are signing up and taking seats).
+                results["latency"].append(time.perf_counter() - start)
+                results["actions"] += 1
+        if text.startswith(('{"type":"update"', '{"type":"snapshot"')):
+            self.latest = text
+            self.version += 1
+            if not self.watching.done():
+                you = orjson.loads(text)["you"]
+                self.awaited = f'"seat":{you},"kind"'
+                self.watching.set_result(None)
+        if self.pending is None and self.timer is None:
+            self.consider()
+
+    def consider(self) -> None:
+        text = self.latest
+        if text is None or self.awaited not in text or time.monotonic() >= self.plan.stop_at:
+            return
+        message = orjson.loads(text)
+        view, you = message["view"], message["you"]
+        if view is None or you is None:
+            return
+        if not any(a["seat"] == you for a in view.get("awaited", [])):
+            return
+        action = self.bot.act(view)
+        if action is None:
+            return
+        # A person takes a moment before acting.
+        delay = self.plan.think * self.pace.uniform(0.5, 1.5)
+        self.timer = asyncio.get_running_loop().call_later(delay, self.fire, self.version, action)
+
+    def fire(self, version: int, action: str) -> None:
+        self.timer = None
+        if version != self.version:  # the table moved on meanwhile (a timeout, a leave)
+            self.consider()
+            return
+        if time.monotonic() >= self.plan.stop_at or self.socket is None:
+            return
+        self.sent += 1
+        cid = f"a{self.sent}"
+        self.pending = (f'"cid":"{cid}"', time.monotonic(), time.perf_counter())
+        act = {"type": "act", "table": self.table, "action": action, "cid": cid}
+        self.socket.send_text(orjson.dumps(act).decode())
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.socket is not None:
+            self.socket.close()
+
+
+async def _join(url: str, room: str | None) -> tuple[int | None, str]:
+    """A new guest (seated at ``room`` by quick seat, if given): the table and the cookie."""
+    from rummyhall.client import RoomClient
+
+    async with RoomClient(url) as client:
+        await client.guest()
+        table = (await client.quick_seat(room))[0] if room is not None else None
+        cookie = "; ".join(f"{name}={value}" for name, value in client.http.cookies.items())
+    return table, cookie
+
+
+_MASKS = random.Random(2026)
+"""The masking keys of the clients' frames (a client masks what it sends; any key will do)."""
+
+
+async def _open(url: str, cookie: str, on_text: Any) -> Any:
+    from lean_socket import open_socket
+
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    return await open_socket(host, int(port), cookie, on_text, _MASKS)
 
 
 async def _player(
     url: str, room: str, number: int, plan: Plan, results: dict[str, Any], seated: Any,
     tables: list[int],
 ) -> None:  # fmt: skip
-    import random
-
-    from rummyhall.client import RoomClient
     from rummyhall.games.patti.bot import PattiBot
 
-    bot = PattiBot(seed=number)
-    pace = random.Random(number)
-    async with RoomClient(url) as client:
-        arrived = time.perf_counter()
-        await client.guest()
-        table, _ = await client.quick_seat(room)
-        feed = client.follow(table)
-        await client.connect()
-        await client.watch(table)
-        results["joins"].append(time.perf_counter() - arrived)
-        tables.append(table)
-        with seated.get_lock():
-            seated.value += 1
-        try:
-            # One deadline for the whole run (a timeout per message would cost a timer each).
-            async with asyncio.timeout(max(0.0, plan.stop_at - time.monotonic())):
-                await _play(client, table, feed, bot, pace, plan, results)
-        except TimeoutError:
-            pass
-
-
-async def _play(
-    client: Any, table: int, feed: Any, bot: Any, pace: Any, plan: Plan, results: dict[str, Any]
-) -> None:
-    from rummyhall.client import ClientError
-
-    think = plan.think
-    while True:
-        message = await feed.get()
-        results["messages"] += 1
-        view = message["view"]
-        if not feed.empty() or view is None or message["you"] is None:
-            continue
-        if not any(a["seat"] == message["you"] for a in view.get("awaited", [])):
-            continue
-        action = bot.act(view)
-        if action is None:
-            continue
-        if think > 0:
-            # A person takes a moment before acting; if the table moved on meanwhile (a
-            # timeout, a leave), look again.
-            await asyncio.sleep(think * pace.uniform(0.5, 1.5))
-            if not feed.empty():
-                continue
-        sent_at, start = time.monotonic(), time.perf_counter()
-        try:
-            await client.act(table, action)
-        except ClientError as error:
-            results["errors"][error.code] = results["errors"].get(error.code, 0) + 1
-            continue
-        # Only actions sent in the measured window count (not those of the ramp, when
-        # thousands of players are signing up and taking seats).
-        if plan.start_at <= sent_at:
-            results["latency"].append(time.perf_counter() - start)
-            results["actions"] += 1
+    arrived = time.perf_counter()
+    table, cookie = await _join(url, room)
+    assert table is not None
+    seat = _Seat(table, PattiBot(seed=number), random.Random(number), plan, results)
+    seat.socket = await _open(url, cookie, seat.on_text)
+    seat.socket.send_text(orjson.dumps({"type": "watch", "table": table}).decode())
+    await seat.watching
+    results["joins"].append(time.perf_counter() - arrived)
+    tables.append(table)
+    with seated.get_lock():
+        seated.value += 1
+    try:
+        await asyncio.sleep(max(0.0, plan.stop_at - time.monotonic()))
+    finally:
+        seat.stop()
 
 
 async def _spectator(
     url: str, table: int, plan: Plan, results: dict[str, Any], watching: Any
 ) -> None:
-    from rummyhall.client import RoomClient
+    _, cookie = await _join(url, None)
+    snapshot: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-    async with RoomClient(url) as client:
-        await client.guest()
-        feed = client.follow(table)
-        await client.connect()
-        await client.watch(table)
-        with watching.get_lock():
-            watching.value += 1
-        try:
-            async with asyncio.timeout(max(0.0, plan.stop_at - time.monotonic())):
-                while True:
-                    await feed.get()
-                    results["spectated"] += 1
-        except TimeoutError:
-            pass
+    def on_text(text: str) -> None:
+        results["spectated"] += 1
+        if not snapshot.done():
+            snapshot.set_result(None)
+
+    socket = await _open(url, cookie, on_text)
+    socket.send_text(orjson.dumps({"type": "watch", "table": table}).decode())
+    await snapshot
+    with watching.get_lock():
+        watching.value += 1
+    try:
+        await asyncio.sleep(max(0.0, plan.stop_at - time.monotonic()))
+    finally:
+        socket.close()
 
 
 async def _idle(url: str) -> Any:
     """A signed-in connection that watches nothing (closed by the caller)."""
-    from rummyhall.client import RoomClient
-
-    client = RoomClient(url)
-    await client.guest()
-    await client.connect()
-    return client
+    _, cookie = await _join(url, None)
+    return await _open(url, cookie, lambda text: None)
 
 
 @dataclass(frozen=True)
@@ -283,7 +359,7 @@ def _idle_process(url: str, count: int, ready: Any, stop: Any) -> None:
         while not stop.is_set():
             await asyncio.sleep(0.2)
         for client in clients:
-            await client.close()
+            client.close()
 
     _run_loop(main())
 
