@@ -227,14 +227,22 @@ class _Seat:
             self.socket.close()
 
 
-async def _join(url: str, room: str | None) -> tuple[int | None, str]:
-    """A new guest (seated at ``room`` by quick seat, if given): the table and the cookie."""
+async def _join(
+    url: str, room: str | None, phases: dict[str, list[float]] | None = None
+) -> tuple[int | None, str]:
+    """A new guest (seated at ``room`` by quick seat, if given): the table and the cookie; the
+    time each request took goes into ``phases``."""
     from rummyhall.client import RoomClient
 
     async with RoomClient(url) as client:
+        start = time.perf_counter()
         await client.guest()
+        signed_up = time.perf_counter()
         table = (await client.quick_seat(room))[0] if room is not None else None
         cookie = "; ".join(f"{name}={value}" for name, value in client.http.cookies.items())
+    if phases is not None:
+        phases["guest"].append(signed_up - start)
+        phases["quick seat"].append(time.perf_counter() - signed_up)
     return table, cookie
 
 
@@ -256,12 +264,14 @@ async def _player(
     from rummyhall.games.patti.bot import PattiBot
 
     arrived = time.perf_counter()
-    table, cookie = await _join(url, room)
+    table, cookie = await _join(url, room, results["phases"])
     assert table is not None
     seat = _Seat(table, PattiBot(seed=number), random.Random(number), plan, results)
+    connecting = time.perf_counter()
     seat.socket = await _open(url, cookie, seat.on_text)
     seat.socket.send_text(orjson.dumps({"type": "watch", "table": table}).decode())
     await seat.watching
+    results["phases"]["socket and snapshot"].append(time.perf_counter() - connecting)
     results["joins"].append(time.perf_counter() - arrived)
     tables.append(table)
     with seated.get_lock():
@@ -320,6 +330,7 @@ def _client_process(url: str, plan: Plan, seated: Any, watching: Any, out: Any) 
     async def main() -> dict[str, Any]:
         results: dict[str, Any] = {
             "messages": 0, "spectated": 0, "actions": 0, "latency": [], "joins": [], "errors": {},
+            "phases": {"guest": [], "quick seat": [], "socket and snapshot": []},
         }  # fmt: skip
 
         async def cpu_in_window() -> None:
@@ -554,6 +565,13 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
     print(f"  joins (a new guest account, quick seat with its buy-in, connect, watch): "
           f"{len(joins):,} of {players:,} players, p50 {percentile(joins, 0.5):.0f} ms, "
           f"p99 {percentile(joins, 0.99):.0f} ms, max {max(joins, default=0):.0f} ms")  # fmt: skip
+    phases = {
+        name: [t * 1000 for r in results for t in r["phases"][name]]
+        for name in results[0]["phases"]
+    }
+    print("    of which " + "; ".join(
+        f"{name} p50 {percentile(times, 0.5):.0f} ms, p99 {percentile(times, 0.99):.0f} ms"
+        for name, times in phases.items()))  # fmt: skip
     print(f"  accepted actions/s (server, all tables): {rate:,.0f}")
     print(
         f"  messages received by clients: {messages:,} ({messages / (args.ramp + window):,.0f}/s)"

@@ -292,3 +292,47 @@ async def test_reconnecting_in_every_phase(
         assert snapshot["legal"] == then.legal(seat)
         checked += 1
     assert checked > 0
+
+
+async def test_a_quick_seat_that_goes_away_while_its_table_opens_gives_its_seat_back(
+    tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Arrivals while a room's table is being opened are promised its seats (the table is
+    made once, for all of them); one that goes away meanwhile gives its seat back, so the
+    table still fills."""
+    settings = fast_settings(tmp_path, db_url, bots=False)
+    async with running(settings) as server:
+        hub = server.hub
+        opening = asyncio.Event()
+        create = hub.create_table
+
+        async def slow_create(room_key: str, **kwargs: Any) -> Any:
+            await opening.wait()
+            return await create(room_key, **kwargs)
+
+        monkeypatch.setattr(hub, "create_table", slow_create)
+        clients = [RoomClient(server.url) for _ in range(5)]
+        try:
+            players = [await client.guest() for client in clients]
+            seats = [
+                asyncio.create_task(hub.quick_seat(p["id"], p["name"], "practice-patti-10-4p"))
+                for p in players[:4]
+            ]
+            await settle(hub, lambda hub: sum(m.promised for m in hub._making.values()) == 4)
+            seats[1].cancel()  # gone before the table exists
+            opening.set()
+            done = await asyncio.gather(*seats, return_exceptions=True)
+            assert isinstance(done[1], asyncio.CancelledError)
+            tables = {table for table, _ in (d for d in done if isinstance(d, tuple))}
+            assert len(tables) == 1
+            (table,) = tables
+            assert hub._promised == {}
+            # The seat given back is free: the fifth player sits at the same table.
+            fifth = players[4]
+            assert (await hub.quick_seat(fifth["id"], fifth["name"], "practice-patti-10-4p"))[
+                0
+            ] == table
+            assert len(hub.table(table).seats) == 4
+        finally:
+            for client in clients:
+                await client.close()

@@ -193,8 +193,13 @@ async def purchase(
 
 async def balances(session: AsyncSession, account: Account) -> dict[str, int]:
     """The account's wallets: currency key -> chips, for the currencies it may hold."""
+    return await session.run_sync(lambda sync: balances_on(sync.connection(), account))
+
+
+def balances_on(conn: Connection, account: Account) -> dict[str, int]:
+    """:func:`balances` on a plain connection."""
     return {
-        found.key: await ledger.balance(session, found.wallet(account.id))
+        found.key: ledger.balance_on(conn, found.wallet(account.id))
         for found in currencies(account)
     }
 

@@ -218,7 +218,14 @@ async def _me_json(session: AsyncSession, request: Request, account: Account) ->
     """The account and its wallets: ``chips`` (real chips; a guest holds none), ``practice``
     (practice chips), ``currencies`` (what it may play with) and ``practice_refill`` (whether a
     free refill of practice chips would be granted now)."""
-    held = await wallets.balances(session, account)
+    data = _wallets_json(request, account, await wallets.balances(session, account))
+    if not account.is_guest:
+        data["ladder"] = await _ladder_json(session, account.id, _hub(request).clock.now())
+    return data
+
+
+def _wallets_json(request: Request, account: Account, held: Mapping[str, int]) -> JSON:
+    """:func:`_me_json` but the ladder, from the balances of the account's wallets."""
     practice = held.get(PRACTICE.key, 0)
     at_tables = _hub(request).chips_at_tables(account.id, PRACTICE)
     data: JSON = {
@@ -231,8 +238,6 @@ async def _me_json(session: AsyncSession, request: Request, account: Account) ->
         "currencies": list(held),
         "practice_refill": practice + at_tables < _settings(request).practice_refill_below,
     }
-    if not account.is_guest:
-        data["ladder"] = await _ladder_json(session, account.id, _hub(request).clock.now())
     return data
 
 
@@ -283,13 +288,18 @@ async def _signed_in(
     session: AsyncSession, request: Request, response: Response, account: Account, token: str
 ) -> JSON:
     """The new session's cookie set, and the account as ``GET /api/me`` shows it."""
+    _set_session(request, response, account, token)
+    return await _me_json(session, request, account)
+
+
+def _set_session(request: Request, response: Response, account: Account, token: str) -> None:
+    """The new session's cookie set, and remembered as the account's."""
     settings = _settings(request)
     old = request.cookies.get(settings.cookie_name)
     cache = _signed_in_cache(request)
     if old:
         cache.forget(old)  # (ended with the new session's writes)
     cache.put(token, account, cache.mark())  # its first requests follow at once
-    me = await _me_json(session, request, account)
     response.set_cookie(
         settings.cookie_name,
         token,
@@ -299,7 +309,6 @@ async def _signed_in(
         secure=settings.secure_cookies,
         path="/",
     )
-    return me
 
 
 # --- accounts ----------------------------------------------------------------------------------
@@ -383,17 +392,19 @@ async def guest(request: Request, response: Response) -> JSON:
     settings = _settings(request)
     old = request.cookies.get(settings.cookie_name)
 
-    # On a plain connection, not the async session: a burst of guests arriving together (a
-    # link shared in a chat) must not hold the write lock for a trip to the database's thread
-    # per statement (store/accounts.py).
-    def work(conn: Connection) -> tuple[Account, str]:
+    # Plain work for the table writer, not a transaction of its own: a burst of guests arriving
+    # together (a link shared in a chat) shares commits (one disk flush for many sign-ups), and
+    # holds no write lock for a trip to the database's thread per statement.
+    def work(conn: Connection) -> tuple[Account, str, dict[str, int]]:
         account = store_accounts.create_guest_on(conn)
         wallets.open_wallets_on(conn, account, practice=settings.practice_chips)
-        return account, _new_session_on(conn, account, old)
+        token = _new_session_on(conn, account, old)
+        return account, token, wallets.balances_on(conn, account)
 
-    account, token = await _db(request).write(work)
-    async with _db(request).read() as session:
-        return await _signed_in(session, request, response, account, token)
+    account, token, held = await _hub(request).writer.write(work=work)
+    # A guest has no ladder: what GET /api/me shows is the wallets just opened.
+    _set_session(request, response, account, token)
+    return _wallets_json(request, account, held)
 
 
 @router.get("/session")

@@ -107,6 +107,16 @@ class BotPool:
             self._free.append(bot)
 
 
+class _Making:
+    """A table being opened for quick seats, and the seats promised at it meanwhile."""
+
+    __slots__ = ("promised", "table")
+
+    def __init__(self) -> None:
+        self.promised = 0
+        self.table: asyncio.Future[TableActor] | None = None
+
+
 def _no_table(table_id: int) -> RoomError:
     """The answer for a table that is not open, and, word for word, for a private table the
     asker may not reach: the two must not be told apart."""
@@ -133,6 +143,8 @@ class Hub:
         # over tables instead of all racing for the same last seat.
         self._choosing: dict[str, asyncio.Lock] = {}
         self._promised: dict[int, int] = {}
+        self._making: dict[str, _Making] = {}
+        """Per room, the table being opened for quick seats, with the seats promised at it."""
         self._seated: dict[int, set[int]] = {}
         """Who sits where: account -> the open tables where it has a seat."""
         self._seating_locks: dict[int, asyncio.Lock] = {}
@@ -445,11 +457,16 @@ class Hub:
         stack; for a silver room whose silver it does not cover, its gold twin if their gold
         does; else ``insufficient_chips`` (409), before any table is made, so that the refusal
         changes nothing."""
-        async with self.db.read() as session:
-            held = await ledger.balance(session, room.wallet(account_id))
-            if held >= room.min_stack:
-                return room
-            gold = 0 if twin is None else await ledger.balance(session, twin.wallet(account_id))
+
+        def look(conn: Connection) -> tuple[int, int]:
+            held = ledger.balance_on(conn, room.wallet(account_id))
+            if held >= room.min_stack or twin is None:
+                return held, 0
+            return held, ledger.balance_on(conn, twin.wallet(account_id))
+
+        held, gold = await self.db.read_now(look)
+        if held >= room.min_stack:
+            return room
         if twin is not None and gold >= twin.min_stack:
             return twin
         if twin is None:
@@ -464,25 +481,8 @@ class Hub:
     async def _quick_seat(
         self, account_id: int, name: str, room: Room, auto_rebuy: bool
     ) -> tuple[int, int]:
-        choosing = self._choosing.setdefault(room.key, asyncio.Lock())
         for _ in range(5):
-            async with choosing:
-                candidates = sorted(
-                    (
-                        actor
-                        for actor in self.tables.values()
-                        if actor.room.key == room.key
-                        and not actor.private
-                        and not actor.closed
-                        and len(actor.seats) + self._promised.get(actor.id, 0) < room.seats
-                    ),
-                    key=lambda actor: (
-                        actor.humans() == 0, self._level_gap(actor, account_id), -actor.humans(),
-                        actor.id,
-                    ),
-                )  # fmt: skip
-                actor = candidates[0] if candidates else await self.create_table(room.key)
-                self._promised[actor.id] = self._promised.get(actor.id, 0) + 1
+            actor = await self._promise_seat(room, account_id)
             try:
                 seat: int = await actor.call(
                     partial(actor.sit, account_id, name, auto_rebuy=auto_rebuy)
@@ -492,11 +492,71 @@ class Hub:
                     continue  # someone sat there directly: look again
                 raise
             finally:
-                left = self._promised.pop(actor.id) - 1
-                if left:
-                    self._promised[actor.id] = left
+                self._unpromise(actor.id)
             return actor.id, seat
         raise RoomError("busy", "the room is busy; try again", 503)
+
+    def _unpromise(self, table_id: int) -> None:
+        left = self._promised.pop(table_id) - 1
+        if left:
+            self._promised[table_id] = left
+
+    async def _promise_seat(self, room: Room, account_id: int) -> TableActor:
+        """A table of the room with a seat promised to the player (counted in
+        :attr:`_promised` until they sit): an open one with a free seat, preferring tables
+        where people wait, else the one being opened for the room while it has seats to
+        promise, else a new one. A burst of arrivals opens its tables side by side (their
+        writes share commits), each promising its seats as it is being made, instead of one
+        after another behind the room's lock."""
+        choosing = self._choosing.setdefault(room.key, asyncio.Lock())
+        async with choosing:  # never held across a wait: the choice is made at once
+            candidates = sorted(
+                (
+                    actor
+                    for actor in self.tables.values()
+                    if actor.room.key == room.key
+                    and not actor.private
+                    and not actor.closed
+                    and len(actor.seats) + self._promised.get(actor.id, 0) < room.seats
+                ),
+                key=lambda actor: (
+                    actor.humans() == 0, self._level_gap(actor, account_id), -actor.humans(),
+                    actor.id,
+                ),
+            )  # fmt: skip
+            if candidates:
+                actor = candidates[0]
+                self._promised[actor.id] = self._promised.get(actor.id, 0) + 1
+                return actor
+            making = self._making.get(room.key)
+            if making is None or making.promised >= room.seats:
+                making = self._making[room.key] = _Making()
+                making.table = asyncio.ensure_future(self._open_promised(room, making))
+                # (its waiters may all be gone: its outcome is looked at anyway)
+                making.table.add_done_callback(lambda t: t.cancelled() or t.exception())
+            making.promised += 1
+        table = making.table
+        assert table is not None
+        try:
+            return await asyncio.shield(table)
+        except BaseException:
+            # Gone (or the opening failed): the promise goes back, wherever it is counted now.
+            if table.done() and not table.cancelled() and table.exception() is None:
+                self._unpromise(table.result().id)
+            else:
+                making.promised -= 1
+            raise
+
+    async def _open_promised(self, room: Room, making: _Making) -> TableActor:
+        """Open a table for the seats promised at ``making``; they are counted at the table
+        the moment it exists, before anyone else can see it."""
+        try:
+            actor = await self.create_table(room.key)
+        finally:
+            if self._making.get(room.key) is making:
+                del self._making[room.key]
+        self._promised[actor.id] = self._promised.get(actor.id, 0) + making.promised
+        return actor
 
     def _level_gap(self, actor: TableActor, account_id: int) -> int:
         """How far the player's level is from the levels of the people at the table (their

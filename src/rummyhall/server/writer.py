@@ -18,6 +18,7 @@ alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`) a
 land. The tables hear of a commit straight from the database's callback
 (:meth:`rummyhall.store.database.Database.write`), without waiting for this task's turn.
 """
+
 from __future__ import annotations
 
 import asyncio
