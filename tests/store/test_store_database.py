@@ -6,7 +6,9 @@ import asyncio
 import logging
 import os
 import stat
+import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -21,9 +23,10 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from rummyhall.economy import ledger
 from rummyhall.economy.audit import audit
-from rummyhall.store import database
+from rummyhall.store import database, tables
 from rummyhall.store.database import Database, DatabaseError, default_url, head_revision
 from rummyhall.store.models import Base
+from rummyhall.store.tables import LogEntry
 
 TABLES = {
     "accounts",
@@ -171,9 +174,39 @@ async def test_sqlite_settings(tmp_path: Path) -> None:
         async with db.read() as session:
             values = [
                 (await session.execute(text(f"PRAGMA {name}"))).scalar_one()
-                for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
-            ]
-        assert values == ["wal", 2, 1, 10_000]  # synchronous 2 = FULL
+                for name in (
+                    "journal_mode", "synchronous", "foreign_keys", "busy_timeout",
+                    "wal_autocheckpoint",
+                )
+            ]  # fmt: skip
+        # synchronous 2 = FULL; no checkpoint inside a commit (store/checkpoints.py)
+        assert values == ["wal", 2, 1, 10_000, 0]
+    finally:
+        await db.close()
+
+
+async def test_the_write_ahead_log_is_checkpointed_off_the_writers_path(tmp_path: Path) -> None:
+    """No connection checkpoints in a commit; the Database's own thread copies the log back into
+    the file (every second), so the log does not grow for ever."""
+    db = await Database.open(default_url(tmp_path / "data"))
+    try:
+        checkpointer = db._checkpointer
+        assert checkpointer is not None
+        rows = [LogEntry(1, n, "act", {"pad": "x" * 2000}, n) for n in range(1, 3001)]
+        async with db.transaction() as session:
+            table = await tables.create_table(session, game="patti", room="r", config={})
+        for start in range(0, len(rows), 100):  # 3,000 entries: well past 1,000 pages of log
+            batch = [replace(e, table_id=table) for e in rows[start : start + 100]]
+            await db.write(lambda conn, batch=batch: tables.write_logs(conn, batch))
+        runs = checkpointer.runs
+        deadline = time.monotonic() + 30
+        # One that may have begun before the last write, and one after it.
+        while checkpointer.runs < runs + 2:
+            assert time.monotonic() < deadline, "no checkpoint ran"
+            await asyncio.sleep(0.05)
+        assert checkpointer.last is not None
+        _, pages, copied = checkpointer.last
+        assert copied == pages > 0  # every page of the log is in the file
     finally:
         await db.close()
 

@@ -59,6 +59,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.util import await_
 
 from rummyhall.store.bulk import BulkError, Step, check_rows, run_steps, sqlite_value
+from rummyhall.store.checkpoints import NO_AUTOCHECKPOINT, Checkpointer
 
 DEFAULT_DATA_DIR = Path(os.environ.get("RUMMYHALL_DATA", "data"))
 """Where ``rummyhall serve`` and ``rummyhall audit`` find the SQLite file unless told otherwise."""
@@ -204,12 +205,18 @@ class Database:
         """PostgreSQL: the table writer's own connection (write_steps), checked out of the
         pool on first use and kept, with its asyncpg connection."""
         self._pg_lock = asyncio.Lock()
+        self._checkpointer: Checkpointer | None = None
         if self.dialect == "sqlite":
             _install_sqlite_hooks(engine.sync_engine)
             if batch_engine is not None:
                 _install_sqlite_hooks(batch_engine)
                 event.listen(batch_engine, "connect", _no_busy_wait)
                 self._batch_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-commit")
+                # The write-ahead log is checkpointed by a thread of its own, not inside a
+                # commit (store/checkpoints.py).
+                path = batch_engine.url.database
+                assert path is not None
+                self._checkpointer = Checkpointer(path)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True, **engine_options: Any) -> Database:
@@ -478,7 +485,12 @@ class Database:
             # Autocommit mode (isolation_level None): the BEGIN and COMMIT are ours. Used from
             # the loop's thread and the commit thread in turn, never at once (the write lock).
             raw = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            for pragma in ("busy_timeout=0", "synchronous=FULL", "foreign_keys=ON"):
+            for pragma in (
+                "busy_timeout=0",
+                "synchronous=FULL",
+                "foreign_keys=ON",
+                NO_AUTOCHECKPOINT,
+            ):
                 raw.execute(f"PRAGMA {pragma}")
             self._raw = raw
         return self._raw
@@ -491,6 +503,9 @@ class Database:
         if self._batch_thread is not None:
             self._batch_thread.shutdown(wait=True)
             self._batch_thread = None
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+            self._checkpointer = None
         if self._raw is not None:
             self._raw.close()
             self._raw = None
@@ -562,6 +577,7 @@ def _install_sqlite_hooks(sync_engine: Engine) -> None:
             "journal_mode=WAL",
             "synchronous=FULL",
             "foreign_keys=ON",
+            NO_AUTOCHECKPOINT,  # (store/checkpoints.py: a thread of the Database does them)
         ):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
