@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any, Final
 
 from rummyhall.cards import JOKER_CODE, Card, from_code
@@ -87,17 +88,24 @@ class ShoeCheck:
         self.shoe = list(shoe)
         self.keys = frozenset(_physical_key(card) for card in self.shoe)
         self.distinct = len(self.keys) == len(self.shoe)
+        self.ids = frozenset(map(id, self.shoe))
+        """The shoe's own card objects (kept alive by :attr:`shoe`): an engine deals them, so a
+        census usually holds exactly these objects, which is told without a key per card."""
 
     def check(self, census: Mapping[str, Sequence[Card]]) -> list[str]:
         if not census:
             return []
         if self.distinct:
             # As many cards as the shoe, all of them distinct and all from the shoe: all is well.
-            copies = JOKER_CODE + 1  # _physical_key, inline: the census has every card
-            keys = [card.code + copies * card.copy for cards in census.values() for card in cards]
-            whole = len(keys) == len(self.shoe) and self.keys.issuperset(keys)
-            if whole and len(set(keys)) == len(keys):
-                return []
+            cards = list(chain.from_iterable(census.values()))
+            if len(cards) == len(self.shoe):
+                ids = set(map(id, cards))
+                if len(ids) == len(cards) and self.ids.issuperset(ids):
+                    return []  # the shoe's very cards, each once
+                copies = JOKER_CODE + 1  # _physical_key, inline: the census has every card
+                keys = [card.code + copies * card.copy for card in cards]
+                if self.keys.issuperset(keys) and len(set(keys)) == len(keys):
+                    return []
         return _card_problems(census, self.shoe)
 
 
@@ -137,6 +145,12 @@ def check_postings(events: Iterable[Event], result: Result | None = None) -> lis
     return problems
 
 
+class Allowed(Counter[str]):
+    """What a viewer may see, as :func:`allowed` counts it: every card in it at least once (a
+    card it may not see is not in it), which lets a check of cards shown once each look only at
+    the names."""
+
+
 def allowed(census: Mapping[str, Sequence[Card]], seat: int | None) -> Counter[str]:
     """How many copies of each card (by value, e.g. ``7H``) ``seat`` may see now."""
     return allowed_by(census, [seat])[seat]
@@ -148,13 +162,25 @@ def allowed_by(
     """:func:`allowed` for several seats at once, naming the cards of each location once."""
     names: dict[int | None, list[str]] = {seat: [] for seat in seats}
     everyone = tuple(names)
+    public: list[str] = []  # the cards every one of them sees, counted once for all
     for location, cards in census.items():
+        if not cards:
+            continue
         seeing = _seeing(location, everyone)
-        if seeing and cards:
+        if len(seeing) == len(everyone):
+            public += [card.text for card in cards]
+        elif seeing:
             texts = [card.text for card in cards]
             for seat in seeing:
                 names[seat] += texts
-    return {seat: Counter(texts) for seat, texts in names.items()}
+    seen = Allowed(public)
+    allowed: dict[int | None, Counter[str]] = {}
+    for seat, texts in names.items():
+        may = seen.copy()
+        if texts:
+            may.update(texts)
+        allowed[seat] = may
+    return allowed
 
 
 @functools.lru_cache(maxsize=4096)
@@ -198,8 +224,6 @@ def _path_text(path: _Path) -> str:
 
 _Alone = list[tuple[_Path, list[str]]]
 """The cards of fields that repeat others, each field on its own, with where it is."""
-_Walk = Callable[[Any, frozenset[str], _Path, bool], None]
-"""A walk from a node (with the keys left out there, its path, whether it repeats others)."""
 
 
 def _fields(
@@ -216,8 +240,8 @@ def _fields(
     total: list[str] = []
     alone: _Alone = []
     top = skip | shape.names
-    walk = _walker(viewer, shape.repeats, top if deep else shape.names, total, alone, None)
-    walk(node, top, None, False)
+    below = top if deep else shape.names
+    _Walker(viewer, shape.repeats, below, total, alone, None).walk(node, top, None, False)
     return total, alone
 
 
@@ -232,38 +256,56 @@ def _fields_by_field(view: Mapping[str, Any], shape: ViewShape) -> dict[str, _Fo
     viewer."""
     found: dict[str, _Found] = {}
     top = shape.past | shape.names
+    total: list[str] = []
+    alone: _Alone = []
+    seats: list[Any] = []
+    # One walk for every field, each field's finds sliced off the shared lists after it.
+    walk = _Walker(None, shape.repeats, shape.names, total, alone, seats).walk
     for key, value in view.items():
         kind = type(value)
         if key in top or kind in _SCALARS or (kind is str and value not in CARD_NAMES):
             continue
-        total: list[str] = []
-        alone: _Alone = []
-        seats: list[Any] = []
-        walk = _walker(None, shape.repeats, shape.names, total, alone, seats)
+        counts = len(total), len(alone), len(seats)
         walk({key: value}, top, None, False)
-        found[key] = (total, alone, seats)
+        found[key] = (total[counts[0] :], alone[counts[1] :], seats[counts[2] :])
     return found
 
 
-def _walker(
-    viewer: int | None,
-    repeats: frozenset[str],
-    below: frozenset[str],
-    total: list[str],
-    alone: _Alone,
-    seats: list[Any] | None,
-) -> _Walk:
+class _Walker:
     """The walk of :func:`_fields` into ``total`` and ``alone`` (and the seats named inside into
-    ``seats``, if given); keys in ``below`` are left out below the top."""
+    ``seats``, if given); keys in ``below`` are left out below the top.
 
-    def walk(node: Any, blocked: frozenset[str], path: _Path, repeat: bool) -> None:
+    A class rather than a nested function that calls itself: such a function is a reference
+    cycle, garbage only the collector frees, and the checks made one per view and event, which
+    set off a collection every few actions."""
+
+    __slots__ = ("alone", "below", "repeats", "seats", "total", "viewer")
+
+    def __init__(
+        self,
+        viewer: int | None,
+        repeats: frozenset[str],
+        below: frozenset[str],
+        total: list[str],
+        alone: _Alone,
+        seats: list[Any] | None,
+    ) -> None:
+        self.viewer = viewer
+        self.repeats = repeats
+        self.below = below
+        self.total = total
+        self.alone = alone
+        self.seats = seats
+
+    def walk(self, node: Any, blocked: frozenset[str], path: _Path, repeat: bool) -> None:
         kind = type(node)
         if kind is dict or (kind not in _PLAIN and isinstance(node, Mapping)):
             if path is not None and "seat" in node:
                 seat = node.get("seat")
-                if seats is not None:
-                    seats.append(seat)
-                repeat = repeat or (viewer is not None and seat == viewer)
+                if self.seats is not None:
+                    self.seats.append(seat)
+                repeat = repeat or (self.viewer is not None and seat == self.viewer)
+            repeats = self.repeats
             for key, value in node.items():
                 if key in blocked:
                     continue
@@ -272,11 +314,11 @@ def _walker(
                 if value_kind is str:
                     if value in CARD_NAMES:
                         if repeat or key in repeats:
-                            alone.append(((path, key, False), [value]))
+                            self.alone.append(((path, key, False), [value]))
                         else:
-                            total.append(value)
+                            self.total.append(value)
                 elif value_kind not in _SCALARS:
-                    walk(value, below, (path, key, False), repeat or key in repeats)
+                    self.walk(value, self.below, (path, key, False), repeat or key in repeats)
             return
         found: list[str] = []
         if kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple)):
@@ -290,7 +332,7 @@ def _walker(
                 elif item_kind is dict or (item_kind not in _PLAIN and isinstance(item, Mapping)):
                     # A list with a mapping in it: each item on its own.
                     for index, each in enumerate(node):
-                        walk(each, below, (path, index, True), repeat)
+                        self.walk(each, self.below, (path, index, True), repeat)
                     return
                 elif item_kind not in _SCALARS:
                     _tokens((item,), found)
@@ -299,11 +341,9 @@ def _walker(
         if not found:
             return
         if repeat:
-            alone.append((path, found))
+            self.alone.append((path, found))
         else:
-            total.extend(found)
-
-    return walk
+            self.total.extend(found)
 
 
 def _reusable(found: _Found, viewer: int | None) -> bool:
@@ -324,6 +364,17 @@ def _exceeds(shown: Counter[str], may: Counter[str]) -> bool:
     return False
 
 
+def _within(shown: list[str], may: Counter[str]) -> bool:
+    """Whether ``may`` allows every card of ``shown``. Against what :func:`allowed` built (every
+    card in it counted at least once), told without counting when no card is shown twice (the
+    usual case): each such card needs only to be named in it."""
+    if type(may) is Allowed:
+        distinct = set(shown)
+        if len(distinct) == len(shown):
+            return may.keys() >= distinct
+    return not _exceeds(Counter(shown), may)
+
+
 def _excess(shown: Counter[str], may: Counter[str]) -> list[str]:
     if not _exceeds(shown, may):
         return []
@@ -341,6 +392,8 @@ def check_view(
 
 def _leaks(total: list[str], alone: _Alone, viewer: int | None, may: Counter[str]) -> list[str]:
     """What :func:`check_view` says of the cards a view shows (as :func:`_fields` finds them)."""
+    if _within(total, may) and all(_within(found, may) for _, found in alone):
+        return []
     who = "spectators" if viewer is None else f"seat {viewer}"
     problems = []
     if excess := _excess(Counter(total), may):
@@ -362,9 +415,11 @@ def check_views(
     shape: ViewShape = RUMMY_VIEWS,
     *,
     may: Mapping[int | None, Counter[str]] | None = None,
+    built: dict[int | None, Mapping[str, Any]] | None = None,
 ) -> list[str]:
     """Every seat's view and the spectators' show only what they may see, and the same past.
-    ``may``: what each viewer may see (:func:`allowed`), if the caller has it already."""
+    ``may``: what each viewer may see (:func:`allowed`), if the caller has it already;
+    ``built``: where to keep the views checked, by viewer, for a caller that needs them too."""
     everyone = viewers(game)
     if may is None:
         may = allowed_by(game.census() if census is None else census, everyone)
@@ -377,6 +432,8 @@ def check_views(
     theirs: dict[str, _Found] = {}
     for viewer in everyone:
         view = game.view(viewer)
+        if built is not None:
+            built[viewer] = view
         if viewer is None:
             spectators, theirs = view, _fields_by_field(view, shape)
             total: list[str] = []
@@ -418,16 +475,15 @@ def check_events(
         names, apart = _fields(event.data, None, shape, shape.event_past, deep=True)
         if not names and not apart:
             continue
-        total = Counter(names)
-        alone = [Counter(found) for _, found in apart]
+        parts = [names, *(found for _, found in apart)]
         for viewer, may_after in after.items():
             if not event.visible_to(viewer):
                 continue
-            for found in (total, *alone):
-                if not _exceeds(found, may_after):
+            for found in parts:
+                if _within(found, may_after):
                     continue  # within what the seat sees after: within the union too
                 may = may_after | before.get(viewer, Counter())
-                if excess := _excess(found, may):
+                if excess := _excess(Counter(found), may):
                     who = "spectators" if viewer is None else f"seat {viewer}"
                     problems.append(f"event {event.kind} shows {who} {', '.join(excess)}")
                     break
@@ -444,6 +500,7 @@ class Invariants:
         self.shape = view_shape(game) if shape is None else shape
         self.checks = 0
         self._before = self._allowed(game.census())
+        self._views: dict[int | None, Mapping[str, Any]] = {}
 
     def _allowed(self, census: Mapping[str, Sequence[Card]]) -> dict[int | None, Counter[str]]:
         return allowed_by(census, viewers(self.game))
@@ -454,7 +511,15 @@ class Invariants:
         after = self._allowed(census)
         problems = self.shoe.check(census)
         problems += check_postings(events, self.game.result)
-        problems += check_views(self.game, census, self.shape, may=after)
+        self._views = {}
+        problems += check_views(self.game, census, self.shape, may=after, built=self._views)
         problems += check_events(events, self._before, after, self.shape)
         self._before = after
         return problems
+
+    def take_view(self, seat: int) -> Mapping[str, Any]:
+        """``seat``'s view of the game as the last :meth:`check` saw it, if the game has not
+        changed since (the caller's word), handed out once: a runner's bot acts on the view
+        that was just checked instead of having it built again. Else a fresh view."""
+        view = self._views.pop(seat, None)
+        return self.game.view(seat) if view is None else view
