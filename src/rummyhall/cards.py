@@ -215,6 +215,20 @@ def sort_key(card: Card) -> tuple[int, int]:
     return _SORT_KEYS[card.code]
 
 
+_DISPLAY_CODES: Final = tuple(sorted(range(JOKER_CODE + 1), key=_SORT_KEYS.__getitem__))
+_DISPLAY_PLACE: Final = tuple(_DISPLAY_CODES.index(code) for code in range(JOKER_CODE + 1))
+"""By card code: its place in display order (:func:`sort_key`)."""
+_DISPLAY_TEXT: Final = tuple(_BY_CODE[code].text for code in _DISPLAY_CODES)
+
+
+def sorted_texts(cards: Iterable[Card]) -> list[str]:
+    """The names of ``cards`` in display order, as ``[card.text for card in sorted(cards,
+    key=sort_key)]`` gives them, without a call per card: views name a sorted hand after every
+    action (cards of one code share one name, so the order among them does not show)."""
+    places = sorted([_DISPLAY_PLACE[card.code] for card in cards])
+    return [_DISPLAY_TEXT[place] for place in places]
+
+
 def shoe(decks: int, jokers_per_deck: int) -> list[Card]:
     """All the physical cards of ``decks`` packs of 52 plus ``jokers_per_deck`` printed jokers each,
     in canonical order: deck by deck, suits S H D C, ranks A..K, then that deck's jokers.

@@ -56,6 +56,7 @@ from rummyhall.cards import (
     rank_text,
     shoe,
     sort_key,
+    sorted_texts,
 )
 from rummyhall.games.protocol import (
     HOUSE,
@@ -451,10 +452,8 @@ class RummyGame(Game):
         )
         events.append(Event("deal", dealt, postings=postings))
         for seat in deal_order:
-            hand = sorted(self.players[seat].hand, key=sort_key)
-            events.append(
-                Event("hand", HandEvent(cards=[str(c) for c in hand]), to=frozenset({seat}))
-            )
+            hand = sorted_texts(self.players[seat].hand)
+            events.append(Event("hand", HandEvent(cards=hand), to=frozenset({seat})))
         self._start_turn(first, at, events)
         return events
 
@@ -804,7 +803,8 @@ class RummyGame(Game):
         index = self.deal_order.index(self.turn)
         count = len(self.deal_order)
         following = (self.deal_order[(index + k) % count] for k in range(1, count + 1))
-        self._start_turn(next(s for s in following if s in playing), at, events)
+        still = set(playing)
+        self._start_turn(next(s for s in following if s in still), at, events)
 
     def _missed_turn(self, player: _Player, at: int, events: list[Event]) -> None:
         player.missed += 1
@@ -1081,7 +1081,7 @@ class RummyGame(Game):
             }
         if seat is not None and seat != HOUSE:
             player = self.players[seat]
-            data["hand"] = [card.text for card in sorted(player.hand, key=sort_key)]
+            data["hand"] = sorted_texts(player.hand)
             laid = player.arrangement
             data["arrangement"] = None if laid is None else _text(laid)
             # What dropping would cost now: a first drop before the player's first draw.
