@@ -117,9 +117,10 @@ def sequence_draws(cards: Sequence[Card], wild: frozenset[int]) -> int:
             by_suit.setdefault(int(card.suit), set()).update(_positions(card))
     draws = 0
     for places in by_suit.values():
-        pairs = {(p, q) for p in places for q in places if 0 < q - p <= 2}
-        # The ace sits at both ends: count A-2 and Q-A/K-A once each.
-        draws += len(pairs)
+        # Each place with the places one and two above it (a pair once, from its lower card);
+        # the ace sits at both ends: A-2 and Q-A/K-A count once each.
+        for place in places:
+            draws += (place + 1 in places) + (place + 2 in places)
     return draws
 
 
