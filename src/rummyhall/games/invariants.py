@@ -160,9 +160,61 @@ def allowed_by(
     census: Mapping[str, Sequence[Card]], seats: Iterable[int | None]
 ) -> dict[int | None, Counter[str]]:
     """:func:`allowed` for several seats at once, naming the cards of each location once."""
+    return {seat: Allowed(sight.everything()) for seat, sight in sights(census, seats).items()}
+
+
+class Sight:
+    """What one viewer may see, in two parts: ``shared``, what every viewer checked with it sees
+    (one counter for all of them: the public cards), and ``own``, the rest (a seat's hand...).
+    The whole, :meth:`everything`, is added up only when a check needs the counts."""
+
+    __slots__ = ("_everything", "own", "shared")
+
+    def __init__(self, shared: Counter[str], own: Counter[str]) -> None:
+        self.shared = shared
+        self.own = own
+        self._everything: Counter[str] | None = None
+
+    @staticmethod
+    def of(may: Counter[str]) -> Sight:
+        """A caller's counter of what a viewer may see, as a sight (all of it its own)."""
+        return Sight(Allowed(), may)
+
+    def everything(self) -> Counter[str]:
+        """How many copies of each card the viewer may see (:func:`allowed`)."""
+        if self._everything is None:
+            if not self.shared:
+                self._everything = self.own
+            elif not self.own:
+                self._everything = self.shared
+            else:
+                whole = self.shared.copy()
+                whole.update(self.own)
+                self._everything = whole
+        return self._everything
+
+    def within(self, shown: list[str]) -> bool:
+        """Whether the viewer may see every card of ``shown`` (copies counted)."""
+        if type(self.shared) is Allowed and type(self.own) is Allowed:
+            distinct = set(shown)
+            if len(distinct) == len(shown):
+                # Each card once: allowed when named in either part (both count from one).
+                return self.own.keys() >= distinct.difference(self.shared)
+        return not _exceeds(Counter(shown), self.everything())
+
+    def owns(self, shown: list[str]) -> bool:
+        """Whether the viewer's own part alone allows every card of ``shown``."""
+        return _within(shown, self.own)
+
+
+def sights(
+    census: Mapping[str, Sequence[Card]], seats: Iterable[int | None]
+) -> dict[int | None, Sight]:
+    """What each of ``seats`` may see (:class:`Sight`), naming the cards of each location once
+    and the cards all of them see once for all."""
     names: dict[int | None, list[str]] = {seat: [] for seat in seats}
     everyone = tuple(names)
-    public: list[str] = []  # the cards every one of them sees, counted once for all
+    public: list[str] = []
     for location, cards in census.items():
         if not cards:
             continue
@@ -173,14 +225,8 @@ def allowed_by(
             texts = [card.text for card in cards]
             for seat in seeing:
                 names[seat] += texts
-    seen = Allowed(public)
-    allowed: dict[int | None, Counter[str]] = {}
-    for seat, texts in names.items():
-        may = seen.copy()
-        if texts:
-            may.update(texts)
-        allowed[seat] = may
-    return allowed
+    shared = Allowed(public)
+    return {seat: Sight(shared, Allowed(texts)) for seat, texts in names.items()}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -246,29 +292,51 @@ def _fields(
 
 
 _Found = tuple[list[str], _Alone, list[Any]]
-"""What the spectators' walk of one field of a view found (:func:`_fields_by_field`)."""
+"""What the spectators' walk of one field of a view found (:func:`_fields_by_field`): the cards
+of its ordinary parts, of its parts that repeat others, and the seats named inside."""
+_Field = tuple[list[str], _Alone, list[Any], list[_Found] | None]
+"""A field's :data:`_Found` and, for a list, what each of its items holds (else None)."""
 
 
-def _fields_by_field(view: Mapping[str, Any], shape: ViewShape) -> dict[str, _Found]:
+def _fields_by_field(view: Mapping[str, Any], shape: ViewShape) -> dict[str, _Field]:
     """The spectators' :func:`_fields` of a view, field by field at the top (fields of numbers
     and words left out): the cards of its ordinary parts, of its parts that repeat others, and
     the ``seat`` of every mapping inside, the one thing that makes a walk depend on the
-    viewer."""
-    found: dict[str, _Found] = {}
+    viewer. A list of mappings (not a repeat) is walked item by item, as :class:`_Walker` walks
+    it, each item's finds kept apart, so that a seat's list that differs in one item (its own
+    entry among the seats) reuses the others."""
+    found: dict[str, _Field] = {}
     top = shape.past | shape.names
     total: list[str] = []
     alone: _Alone = []
     seats: list[Any] = []
-    # One walk for every field, each field's finds sliced off the shared lists after it.
-    walk = _Walker(None, shape.repeats, shape.names, total, alone, seats).walk
+    # One walker for every field, each field's finds sliced off the shared lists after it.
+    walker = _Walker(None, shape.repeats, shape.names, total, alone, seats)
     for key, value in view.items():
         kind = type(value)
         if key in top or kind in _SCALARS or (kind is str and value not in CARD_NAMES):
             continue
         counts = len(total), len(alone), len(seats)
-        walk({key: value}, top, None, False)
-        found[key] = (total[counts[0] :], alone[counts[1] :], seats[counts[2] :])
+        items: list[_Found] | None = None
+        if kind is list and key not in shape.repeats and _has_mapping(value):
+            items = []
+            for index, item in enumerate(value):
+                before = len(total), len(alone), len(seats)
+                walker.walk(item, shape.names, ((None, key, False), index, True), False)
+                items.append((total[before[0] :], alone[before[1] :], seats[before[2] :]))
+        else:
+            walker.walk({key: value}, top, None, False)
+        found[key] = (total[counts[0] :], alone[counts[1] :], seats[counts[2] :], items)
     return found
+
+
+def _has_mapping(items: list[Any]) -> bool:
+    """Whether :class:`_Walker` walks the items of this list one by one: it holds a mapping."""
+    for item in items:
+        kind = type(item)
+        if kind is dict or (kind not in _PLAIN and isinstance(item, Mapping)):
+            return True
+    return False
 
 
 class _Walker:
@@ -346,11 +414,11 @@ class _Walker:
             self.total.extend(found)
 
 
-def _reusable(found: _Found, viewer: int | None) -> bool:
+def _reusable(found: _Found | _Field, viewer: int | None) -> bool:
     """Whether the spectators' find in a field holds for ``viewer``'s equal field: no part of it
     repeats others (their order is the order of the reports), and it shows no card or names no
     seat of the viewer (whose cards would repeat the viewer's own)."""
-    names, alone, seats = found
+    names, alone, seats = found[:3]
     return not alone and (not names or not any(seat == viewer for seat in seats))
 
 
@@ -387,13 +455,14 @@ def check_view(
 ) -> list[str]:
     """No part of ``view`` shows more copies of a card than ``may`` allows."""
     total, alone = _fields(view, viewer, shape, shape.past)
-    return _leaks(total, alone, viewer, may)
+    return _leaks(total, alone, viewer, Sight.of(may))
 
 
-def _leaks(total: list[str], alone: _Alone, viewer: int | None, may: Counter[str]) -> list[str]:
+def _leaks(total: list[str], alone: _Alone, viewer: int | None, sight: Sight) -> list[str]:
     """What :func:`check_view` says of the cards a view shows (as :func:`_fields` finds them)."""
-    if _within(total, may) and all(_within(found, may) for _, found in alone):
+    if sight.within(total) and all(sight.within(found) for _, found in alone):
         return []
+    may = sight.everything()
     who = "spectators" if viewer is None else f"seat {viewer}"
     problems = []
     if excess := _excess(Counter(total), may):
@@ -415,42 +484,59 @@ def check_views(
     shape: ViewShape = RUMMY_VIEWS,
     *,
     may: Mapping[int | None, Counter[str]] | None = None,
-    built: dict[int | None, Mapping[str, Any]] | None = None,
 ) -> list[str]:
     """Every seat's view and the spectators' show only what they may see, and the same past.
-    ``may``: what each viewer may see (:func:`allowed`), if the caller has it already;
-    ``built``: where to keep the views checked, by viewer, for a caller that needs them too."""
+    ``may``: what each viewer may see (:func:`allowed`), if the caller has it already."""
     everyone = viewers(game)
     if may is None:
-        may = allowed_by(game.census() if census is None else census, everyone)
+        seen = sights(game.census() if census is None else census, everyone)
+    else:
+        seen = {viewer: Sight.of(may[viewer]) for viewer in everyone}
+    return _check_views(game, shape, seen, {})
+
+
+def _check_views(
+    game: Game,
+    shape: ViewShape,
+    seen: Mapping[int | None, Sight],
+    built: dict[int | None, Mapping[str, Any]],
+) -> list[str]:
+    """:func:`check_views` with what each viewer may see as :class:`Sight` s; the views checked
+    are kept in ``built``, by viewer, for a caller that needs them too."""
     past_keys = sorted(shape.past)
+    top = shape.past | shape.names
     problems: list[str] = []
     past: dict[str, Any] | None = None
-    # What the spectators' view shows, field by field: a seat's field equal to theirs shows the
-    # same cards, and is not walked again where that holds for the seat (_reusable).
+    # What the spectators' view shows, field by field: a seat's field (or item of a list) equal
+    # to theirs shows the same cards, and is not walked again where that holds for the seat
+    # (_reusable). Those cards are public, within what the seat may see when they are within
+    # the spectators' allowance; so a seat's view is within its own when the rest is within
+    # its own cards. Else its cards are added up as a whole, as the report needs them.
     spectators: Mapping[str, Any] = {}
-    theirs: dict[str, _Found] = {}
-    for viewer in everyone:
+    theirs: dict[str, _Field] = {}
+    public_ok = False
+    public = seen[None]
+    # The shortcut holds where a seat's sight adds its own cards to the spectators' (sights()).
+    split = not public.own
+    for viewer in viewers(game):
         view = game.view(viewer)
-        if built is not None:
-            built[viewer] = view
+        built[viewer] = view
+        sight = seen[viewer]
         if viewer is None:
             spectators, theirs = view, _fields_by_field(view, shape)
             total: list[str] = []
             alone: _Alone = []
-            for names, apart, _ in theirs.values():
+            for names, apart, _, _ in theirs.values():
                 total += names
                 alone += apart
+            found = _leaks(total, alone, viewer, sight)
+            public_ok = not found
+            problems += found
         else:
-            same = [
-                key
-                for key, found in theirs.items()
-                if _reusable(found, viewer) and key in view and view[key] == spectators[key]
-            ]
-            total, alone = _fields(view, viewer, shape, shape.past.union(same))
-            for key in same:
-                total += theirs[key][0]
-        problems += _leaks(total, alone, viewer, may[viewer])
+            total, reused, alone = _seat_fields(view, viewer, shape, top, spectators, theirs)
+            quick = public_ok and split and sight.shared is public.shared and sight.owns(total)
+            if not (quick and all(sight.within(names) for _, names in alone)):
+                problems += _leaks(total + reused, alone, viewer, sight)
         mine = {key: view.get(key) for key in past_keys}
         if past is None:
             past = mine
@@ -462,6 +548,58 @@ def check_views(
     return problems
 
 
+def _seat_fields(
+    view: Mapping[str, Any],
+    viewer: int,
+    shape: ViewShape,
+    top: frozenset[str],
+    spectators: Mapping[str, Any],
+    theirs: Mapping[str, _Field],
+) -> tuple[list[str], list[str], _Alone]:
+    """A seat's :func:`_fields`: the cards of its own fields, those of its fields (or items)
+    equal to the spectators' that their walk found (``reused``), and the parts that repeat
+    others. The same walk as :func:`_fields`, field by field in the view's order."""
+    total: list[str] = []
+    reused: list[str] = []
+    alone: _Alone = []
+    repeats = shape.repeats
+    below = shape.names
+    walker = _Walker(viewer, repeats, below, total, alone, None)
+    for key, value in view.items():
+        if key in top:
+            continue
+        kind = type(value)
+        if kind is str:
+            if value in CARD_NAMES:
+                if key in repeats:
+                    alone.append(((None, key, False), [value]))
+                else:
+                    total.append(value)
+            continue
+        if kind in _SCALARS:
+            continue
+        field = theirs.get(key)
+        if field is not None:
+            spectators_value = spectators[key]
+            if _reusable(field, viewer) and value == spectators_value:
+                reused += field[0]
+                continue
+            items = field[3]
+            same_size = items is not None and kind is list and len(value) == len(items)
+            if same_size and _has_mapping(value):
+                assert items is not None
+                path: _Path = (None, key, False)
+                for index, item in enumerate(value):
+                    each = items[index]
+                    if _reusable(each, viewer) and item == spectators_value[index]:
+                        reused += each[0]
+                    else:
+                        walker.walk(item, below, (path, index, True), False)
+                continue
+        walker.walk(value, below, (None, key, False), key in repeats)
+    return total, reused, alone
+
+
 def check_events(
     events: Iterable[Event],
     before: Mapping[int | None, Counter[str]],
@@ -470,19 +608,33 @@ def check_events(
 ) -> list[str]:
     """An event shows a seat only cards it could see just before or just after the action
     (a card taken from the open pile was public before; a card drawn is the drawer's after)."""
+    was = {viewer: Sight.of(may) for viewer, may in before.items()}
+    return _check_events(
+        events, was, {viewer: Sight.of(may) for viewer, may in after.items()}, shape
+    )
+
+
+def _check_events(
+    events: Iterable[Event],
+    before: Mapping[int | None, Sight],
+    after: Mapping[int | None, Sight],
+    shape: ViewShape,
+) -> list[str]:
+    """:func:`check_events` with what each viewer may see as :class:`Sight` s."""
     problems = []
     for event in events:
         names, apart = _fields(event.data, None, shape, shape.event_past, deep=True)
         if not names and not apart:
             continue
         parts = [names, *(found for _, found in apart)]
-        for viewer, may_after in after.items():
+        for viewer, sight in after.items():
             if not event.visible_to(viewer):
                 continue
             for found in parts:
-                if _within(found, may_after):
+                if sight.within(found):
                     continue  # within what the seat sees after: within the union too
-                may = may_after | before.get(viewer, Counter())
+                earlier = before.get(viewer)
+                may = sight.everything() | (Counter() if earlier is None else earlier.everything())
                 if excess := _excess(Counter(found), may):
                     who = "spectators" if viewer is None else f"seat {viewer}"
                     problems.append(f"event {event.kind} shows {who} {', '.join(excess)}")
@@ -499,21 +651,21 @@ class Invariants:
         self.shoe = ShoeCheck(shoe)
         self.shape = view_shape(game) if shape is None else shape
         self.checks = 0
-        self._before = self._allowed(game.census())
+        self._before = self._sights(game.census())
         self._views: dict[int | None, Mapping[str, Any]] = {}
 
-    def _allowed(self, census: Mapping[str, Sequence[Card]]) -> dict[int | None, Counter[str]]:
-        return allowed_by(census, viewers(self.game))
+    def _sights(self, census: Mapping[str, Sequence[Card]]) -> dict[int | None, Sight]:
+        return sights(census, viewers(self.game))
 
     def check(self, events: Sequence[Event] = ()) -> list[str]:
         self.checks += 1
         census = self.game.census()
-        after = self._allowed(census)
+        after = self._sights(census)
         problems = self.shoe.check(census)
         problems += check_postings(events, self.game.result)
         self._views = {}
-        problems += check_views(self.game, census, self.shape, may=after, built=self._views)
-        problems += check_events(events, self._before, after, self.shape)
+        problems += _check_views(self.game, self.shape, after, self._views)
+        problems += _check_events(events, self._before, after, self.shape)
         self._before = after
         return problems
 
