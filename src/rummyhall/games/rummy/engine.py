@@ -195,7 +195,8 @@ def _same(a: Card, b: Card) -> bool:
 
 
 def _without(cards: Sequence[Card], card: Card) -> list[Card]:
-    return [c for c in cards if not _same(c, card)]
+    code, copy = card.code, card.copy  # _same, inline: a hand is filtered at every discard
+    return [c for c in cards if c.code != code or c.copy != copy]
 
 
 def _text(groups: Sequence[Sequence[Card]]) -> list[list[str]]:
