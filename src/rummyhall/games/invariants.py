@@ -195,11 +195,21 @@ class Sight:
 
     def within(self, shown: list[str]) -> bool:
         """Whether the viewer may see every card of ``shown`` (copies counted)."""
-        if type(self.shared) is Allowed and type(self.own) is Allowed:
+        shared, own = self.shared, self.own
+        if type(shared) is Allowed and type(own) is Allowed:
             distinct = set(shown)
+            # Every card named in either part (both count from one)...
+            if not own.keys() >= distinct.difference(shared):
+                return False
             if len(distinct) == len(shown):
-                # Each card once: allowed when named in either part (both count from one).
-                return self.own.keys() >= distinct.difference(self.shared)
+                return True
+            # ... and a card shown twice or more, as many times as both parts allow.
+            for card, count in Counter(shown).most_common():
+                if count == 1:
+                    return True
+                if count > shared[card] + own[card]:
+                    return False
+            return True
         return not _exceeds(Counter(shown), self.everything())
 
     def owns(self, shown: list[str]) -> bool:
@@ -235,8 +245,17 @@ def _seeing(location: str, seats: tuple[int | None, ...]) -> tuple[int | None, .
     return tuple(seat for seat in seats if seen_by(location, seat))
 
 
+_FLAT: Final = _SCALARS | {str}
+"""Types of the items of a flat list (names and numbers), whose card names are picked out in
+one pass of C: a view lists the open pile, a hand and its groups after every action."""
+_is_card: Final = CARD_NAMES.__contains__
+
+
 def _tokens(items: Iterable[Any], into: list[str]) -> None:
     """Card names in a list of cards, or of groups of cards (dicts inside are not entered)."""
+    if type(items) is list and _FLAT.issuperset(map(type, items)):
+        into += filter(_is_card, items)
+        return
     for item in items:
         kind = type(item)
         if kind is str:
@@ -332,6 +351,8 @@ def _fields_by_field(view: Mapping[str, Any], shape: ViewShape) -> dict[str, _Fi
 
 def _has_mapping(items: list[Any]) -> bool:
     """Whether :class:`_Walker` walks the items of this list one by one: it holds a mapping."""
+    if _FLAT.issuperset(map(type, items)):
+        return False
     for item in items:
         kind = type(item)
         if kind is dict or (kind not in _PLAIN and isinstance(item, Mapping)):
@@ -374,22 +395,28 @@ class _Walker:
                     self.seats.append(seat)
                 repeat = repeat or (self.viewer is not None and seat == self.viewer)
             repeats = self.repeats
+            scalars = _SCALARS
             for key, value in node.items():
-                if key in blocked:
-                    continue
-                # Numbers and strings, the most common values, without a call.
+                # Numbers first, the most common values (a left-out key is skipped either way),
+                # then strings, without a call.
                 value_kind = type(value)
+                if value_kind in scalars or key in blocked:
+                    continue
                 if value_kind is str:
                     if value in CARD_NAMES:
                         if repeat or key in repeats:
                             self.alone.append(((path, key, False), [value]))
                         else:
                             self.total.append(value)
-                elif value_kind not in _SCALARS:
+                else:
                     self.walk(value, self.below, (path, key, False), repeat or key in repeats)
             return
         found: list[str] = []
-        if kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple)):
+        if kind is list and _FLAT.issuperset(map(type, node)):
+            found += filter(_is_card, node)
+        elif (
+            kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple))
+        ):
             for item in node:
                 item_kind = type(item)
                 if item_kind is str:
@@ -438,8 +465,17 @@ def _within(shown: list[str], may: Counter[str]) -> bool:
     usual case): each such card needs only to be named in it."""
     if type(may) is Allowed:
         distinct = set(shown)
+        if not may.keys() >= distinct:
+            return False
         if len(distinct) == len(shown):
-            return may.keys() >= distinct
+            return True
+        # Only the cards shown twice or more need their counts (most_common: those first).
+        for card, count in Counter(shown).most_common():
+            if count == 1:
+                return True
+            if count > may[card]:
+                return False
+        return True
     return not _exceeds(Counter(shown), may)
 
 
@@ -500,9 +536,11 @@ def _check_views(
     shape: ViewShape,
     seen: Mapping[int | None, Sight],
     built: dict[int | None, Mapping[str, Any]],
+    layouts: list[_Layout] | None = None,
 ) -> list[str]:
     """:func:`check_views` with what each viewer may see as :class:`Sight` s; the views checked
-    are kept in ``built``, by viewer, for a caller that needs them too."""
+    are kept in ``built``, by viewer, for a caller that needs them too. ``layouts``: the last
+    :class:`_Layout` of the seats' views (a caller's, kept from check to check)."""
     past_keys = sorted(shape.past)
     top = shape.past | shape.names
     problems: list[str] = []
@@ -515,6 +553,8 @@ def _check_views(
     spectators: Mapping[str, Any] = {}
     theirs: dict[str, _Field] = {}
     public_ok = False
+    kept = [] if layouts is None else layouts
+    layout = kept[0] if kept else None
     public = seen[None]
     # The shortcut holds where a seat's sight adds its own cards to the spectators' (sights()).
     split = not public.own
@@ -533,7 +573,12 @@ def _check_views(
             public_ok = not found
             problems += found
         else:
-            total, reused, alone = _seat_fields(view, viewer, shape, top, spectators, theirs)
+            keys = list(view)
+            if layout is None or layout.keys != keys:
+                layout = _Layout(keys, top, spectators)
+                kept[:] = [layout]
+            look = layout.of(view)
+            total, reused, alone = _seat_fields(view, look, viewer, shape, top, spectators, theirs)
             quick = public_ok and split and sight.shared is public.shared and sight.owns(total)
             if not (quick and all(sight.within(names) for _, names in alone)):
                 problems += _leaks(total + reused, alone, viewer, sight)
@@ -548,8 +593,34 @@ def _check_views(
     return problems
 
 
+class _Layout:
+    """The keys of the seats' views, which are alike from seat to seat and action to action:
+    those to look at, in the view's order, and those whose values were numbers in the
+    spectators' view when it was made (``plain``), left out at one go while they are numbers
+    in the view at hand too (:meth:`of`). A view with other keys gets a layout of its own."""
+
+    __slots__ = ("keys", "look", "plain")
+
+    def __init__(self, keys: list[str], top: frozenset[str], spectators: Mapping[str, Any]):
+        self.keys = keys
+        self.plain = [
+            key
+            for key in keys
+            if key not in top and key in spectators and type(spectators[key]) in _SCALARS
+        ]
+        skip = top.union(self.plain)
+        self.look = [key for key in keys if key not in skip]
+
+    def of(self, view: Mapping[str, Any]) -> list[str]:
+        """The keys of ``view`` to look at, in its order."""
+        if _SCALARS.issuperset(map(type, map(view.__getitem__, self.plain))):
+            return self.look
+        return self.keys
+
+
 def _seat_fields(
     view: Mapping[str, Any],
+    keys: Iterable[str],
     viewer: int,
     shape: ViewShape,
     top: frozenset[str],
@@ -558,25 +629,26 @@ def _seat_fields(
 ) -> tuple[list[str], list[str], _Alone]:
     """A seat's :func:`_fields`: the cards of its own fields, those of its fields (or items)
     equal to the spectators' that their walk found (``reused``), and the parts that repeat
-    others. The same walk as :func:`_fields`, field by field in the view's order."""
+    others. The same walk as :func:`_fields`, field by field in the view's order; ``keys``: the
+    view's keys, in its order, less some whose values are numbers (:class:`_Layout`)."""
     total: list[str] = []
     reused: list[str] = []
     alone: _Alone = []
     repeats = shape.repeats
     below = shape.names
     walker = _Walker(viewer, repeats, below, total, alone, None)
-    for key, value in view.items():
-        if key in top:
-            continue
+    scalars = _SCALARS
+    for key in keys:
+        value = view[key]
         kind = type(value)
+        if kind in scalars or key in top:
+            continue
         if kind is str:
             if value in CARD_NAMES:
                 if key in repeats:
                     alone.append(((None, key, False), [value]))
                 else:
                     total.append(value)
-            continue
-        if kind in _SCALARS:
             continue
         field = theirs.get(key)
         if field is not None:
@@ -590,9 +662,11 @@ def _seat_fields(
                 assert items is not None
                 path: _Path = (None, key, False)
                 for index, item in enumerate(value):
-                    each = items[index]
-                    if _reusable(each, viewer) and item == spectators_value[index]:
-                        reused += each[0]
+                    names, apart, named = items[index]
+                    # _reusable, inline: once per item of every seat's view.
+                    reusable = not apart and (not names or viewer not in named)
+                    if reusable and item == spectators_value[index]:
+                        reused += names
                     else:
                         walker.walk(item, below, (path, index, True), False)
                 continue
@@ -653,6 +727,7 @@ class Invariants:
         self.checks = 0
         self._before = self._sights(game.census())
         self._views: dict[int | None, Mapping[str, Any]] = {}
+        self._layouts: list[_Layout] = []
 
     def _sights(self, census: Mapping[str, Sequence[Card]]) -> dict[int | None, Sight]:
         return sights(census, viewers(self.game))
@@ -664,7 +739,7 @@ class Invariants:
         problems = self.shoe.check(census)
         problems += check_postings(events, self.game.result)
         self._views = {}
-        problems += _check_views(self.game, self.shape, after, self._views)
+        problems += _check_views(self.game, self.shape, after, self._views, self._layouts)
         problems += _check_events(events, self._before, after, self.shape)
         self._before = after
         return problems
