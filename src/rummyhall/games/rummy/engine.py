@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, ClassVar, Final
 
 from rummyhall.cards import (
@@ -62,6 +63,7 @@ from rummyhall.games.protocol import (
     HOUSE,
     JSON,
     Awaited,
+    AwaitedView,
     BadAction,
     Deal,
     Event,
@@ -161,6 +163,10 @@ class _Open:
 
     card: Card
     turn: int | None
+
+
+_OPEN_TEXT: Final = attrgetter("card.text")
+"""The name of an open pile's card, read in C: every view lists the pile."""
 
 
 @dataclass(slots=True)
@@ -1057,18 +1063,15 @@ class RummyGame(Game):
             "toss": [{"seat": s, "card": c.text} for s, c in self.toss],
             "cut": None if self.cut is None else str(self.cut),
             "wild_rank": self._wild_rank(),
-            "open": [entry.card.text for entry in self.pile],
+            "open": list(map(_OPEN_TEXT, self.pile)),
             "closed": len(self.stock),
             "turn": self.turn,
             "drawn": self.drawn is not None,
             "may_take_open": mover is not None and self.drawn is None and self._open_allowed(),
             "declarer": self.declarer,
             "winner": self.winner,
-            "awaited": [
-                {"seat": waiting, "kind": kind, "deadline": deadline}
-                for waiting, kind, deadline in self._waits()
-            ],
-            "seats": [self._seat_view(p, seat, ended) for p in self.players.values()],
+            "awaited": self._awaited_view(),
+            "seats": self._seats_view(seat, ended),
             "history": list(self.history),
             "result": None if self._result is None else self._result.to_json(),
         }
@@ -1092,20 +1095,43 @@ class RummyGame(Game):
                 data["finish"] = str(player.finish)
         return data
 
-    def _seat_view(self, player: _Player, viewer: int | None, ended: bool) -> RummySeatView:
-        public = ended or player.status in _FIXED or player.seat == viewer
-        entry: RummySeatView = {
-            "seat": player.seat,
-            "status": player.status,
-            "cards": len(player.hand),
-            "missed": player.missed,
-            "bank": player.bank,
-            "score": player.score if public else None,
-            "how": player.how if public else None,
-            "shown": None if player.shown is None or not public else _text(player.shown),
-        }
-        if player.finish is not None and player.status in (WON, WRONG):
-            entry["finish"] = str(player.finish)
-        if self.pool is not None:
-            entry["total"] = player.total
-        return entry
+    def _awaited_view(self) -> list[AwaitedView]:
+        """The view's ``awaited`` (:meth:`awaited` as JSON), built directly: every view has it."""
+        phase = self.phase
+        if phase in (START, BETWEEN):
+            return [{"seat": HOUSE, "kind": "deal", "deadline": None}]
+        if phase == RESHUFFLE:
+            return [{"seat": HOUSE, "kind": "reshuffle", "deadline": None}]
+        kind = _AWAITED_KINDS.get(phase)
+        if kind is None:
+            return []
+        return [
+            {"seat": seat, "kind": kind, "deadline": clock.deadline}
+            for seat, clock in self.clocks.items()
+        ]
+
+    def _seats_view(self, viewer: int | None, ended: bool) -> list[RummySeatView]:
+        """Every seat as ``viewer`` sees it: its score, how it came about and its shown groups
+        are public once the deal ended or the seat left it, and always to the seat itself."""
+        pooled = self.pool is not None
+        entries: list[RummySeatView] = []
+        for player in self.players.values():
+            status = player.status
+            public = ended or status in _FIXED or player.seat == viewer
+            shown = player.shown
+            entry: RummySeatView = {
+                "seat": player.seat,
+                "status": status,
+                "cards": len(player.hand),
+                "missed": player.missed,
+                "bank": player.bank,
+                "score": player.score if public else None,
+                "how": player.how if public else None,
+                "shown": None if shown is None or not public else _text(shown),
+            }
+            if player.finish is not None and status in (WON, WRONG):
+                entry["finish"] = str(player.finish)
+            if pooled:
+                entry["total"] = player.total
+            entries.append(entry)
+        return entries
