@@ -195,21 +195,11 @@ class Sight:
 
     def within(self, shown: list[str]) -> bool:
         """Whether the viewer may see every card of ``shown`` (copies counted)."""
-        shared, own = self.shared, self.own
-        if type(shared) is Allowed and type(own) is Allowed:
+        if type(self.shared) is Allowed and type(self.own) is Allowed:
             distinct = set(shown)
-            # Every card named in either part (both count from one)...
-            if not own.keys() >= distinct.difference(shared):
-                return False
             if len(distinct) == len(shown):
-                return True
-            # ... and a card shown twice or more, as many times as both parts allow.
-            for card, count in Counter(shown).most_common():
-                if count == 1:
-                    return True
-                if count > shared[card] + own[card]:
-                    return False
-            return True
+                # Each card once: allowed when named in either part (both count from one).
+                return self.own.keys() >= distinct.difference(self.shared)
         return not _exceeds(Counter(shown), self.everything())
 
     def owns(self, shown: list[str]) -> bool:
@@ -245,17 +235,8 @@ def _seeing(location: str, seats: tuple[int | None, ...]) -> tuple[int | None, .
     return tuple(seat for seat in seats if seen_by(location, seat))
 
 
-_FLAT: Final = _SCALARS | {str}
-"""Types of the items of a flat list (names and numbers), whose card names are picked out in
-one pass of C: a view lists the open pile, a hand and its groups after every action."""
-_is_card: Final = CARD_NAMES.__contains__
-
-
 def _tokens(items: Iterable[Any], into: list[str]) -> None:
     """Card names in a list of cards, or of groups of cards (dicts inside are not entered)."""
-    if type(items) is list and _FLAT.issuperset(map(type, items)):
-        into += filter(_is_card, items)
-        return
     for item in items:
         kind = type(item)
         if kind is str:
@@ -351,8 +332,6 @@ def _fields_by_field(view: Mapping[str, Any], shape: ViewShape) -> dict[str, _Fi
 
 def _has_mapping(items: list[Any]) -> bool:
     """Whether :class:`_Walker` walks the items of this list one by one: it holds a mapping."""
-    if _FLAT.issuperset(map(type, items)):
-        return False
     for item in items:
         kind = type(item)
         if kind is dict or (kind not in _PLAIN and isinstance(item, Mapping)):
@@ -412,11 +391,7 @@ class _Walker:
                     self.walk(value, self.below, (path, key, False), repeat or key in repeats)
             return
         found: list[str] = []
-        if kind is list and _FLAT.issuperset(map(type, node)):
-            found += filter(_is_card, node)
-        elif (
-            kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple))
-        ):
+        if kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple)):
             for item in node:
                 item_kind = type(item)
                 if item_kind is str:
@@ -465,17 +440,8 @@ def _within(shown: list[str], may: Counter[str]) -> bool:
     usual case): each such card needs only to be named in it."""
     if type(may) is Allowed:
         distinct = set(shown)
-        if not may.keys() >= distinct:
-            return False
         if len(distinct) == len(shown):
-            return True
-        # Only the cards shown twice or more need their counts (most_common: those first).
-        for card, count in Counter(shown).most_common():
-            if count == 1:
-                return True
-            if count > may[card]:
-                return False
-        return True
+            return may.keys() >= distinct
     return not _exceeds(Counter(shown), may)
 
 
