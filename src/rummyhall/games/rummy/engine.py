@@ -48,6 +48,7 @@ from typing import Any, ClassVar, Final
 
 from rummyhall.cards import (
     ACE,
+    JOKER_CODE,
     Card,
     CardError,
     format_cards,
@@ -167,6 +168,7 @@ class _Open:
 
 _OPEN_TEXT: Final = attrgetter("card.text")
 """The name of an open pile's card, read in C: every view lists the pile."""
+_OPEN_CARD: Final = attrgetter("card")
 
 
 @dataclass(slots=True)
@@ -265,6 +267,8 @@ class RummyGame(Game):
         self.common = self.config.common
         self.pool = self.config.pool
         self.players = {s: _Player(s) for s in range(1, self.config.seats + 1)}
+        self._hand_places = {seat: f"hand:{seat}" for seat in self.players}
+        """Census names of the seats' hands: a census is taken after every checked action."""
         self.phase: str = START
         order = self.config.order
         self.order: list[int] | None = None if order is None else list(order)
@@ -1018,7 +1022,7 @@ class RummyGame(Game):
         if stock and self.cut is not None and _same(stock[-1], self.cut):
             places["cut"] = [stock.pop()]
         places["closed"] = stock
-        places["open"] = [entry.card for entry in self.pile]
+        places["open"] = list(map(_OPEN_CARD, self.pile))
         face_up: set[tuple[int, int]] = set()
         for seat, player in self.players.items():
             held = player.hand
@@ -1033,14 +1037,20 @@ class RummyGame(Game):
             elif player.finish is not None:
                 places[f"finish:{seat}"] = [player.finish]
             if held:
-                places[f"hand:{seat}"] = list(held)
+                places[self._hand_places[seat]] = list(held)
         dead = self.dead
         if face_up:
             dead = [card for card in dead if (card.code, card.copy) not in face_up]
         if self.deal_no == 1 and self.toss:
-            tossed = {(card.code, card.copy) for _, card in self.toss}
-            places["toss"] = [card for card in dead if (card.code, card.copy) in tossed]
-            places["out"] = [card for card in dead if (card.code, card.copy) not in tossed]
+            # The toss's cards apart from the rest, in one pass (a physical key per card).
+            copies = JOKER_CODE + 1
+            tossed = {card.code + copies * card.copy for _, card in self.toss}
+            toss: list[Card] = []
+            out: list[Card] = []
+            for card in dead:
+                (toss if card.code + copies * card.copy in tossed else out).append(card)
+            places["toss"] = toss
+            places["out"] = out
         else:
             places["toss"] = []
             places["out"] = list(dead)
