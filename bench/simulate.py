@@ -4,8 +4,9 @@ table, without checks and with every invariant checked, and the time a bot takes
     python bench/simulate.py [--deals 300] [--bot-deals 100] [--seed 1]
 
 Targets (issue 20, one core): at least 300 deals/s without checks (``--no-checks``) and at least
-100 with every invariant checked after every action (``simulate``'s default). The exit status is
-1 when a target is missed or an invariant broke.
+100 with every invariant checked after every action (``simulate``'s default). A missed target is
+printed as NOT MET; the exit status is 1 only when an invariant broke (or a bot's action was
+refused), so that ``make bench`` goes on to the other benchmarks.
 
 Method. A short warm-up on other deals builds the solver's per-suit tables, as a running server
 has them. Then:
@@ -153,7 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{verdict(checked_fast)} ({checked_rate:.1f})"
     )
     broken = checked.violation_count + report.violation_count + timed.violation_count
-    return 0 if fast and checked_fast and not broken else 1
+    if broken:
+        print(f"VIOLATIONS: {broken} (invariants broken or actions refused)")
+    return 1 if broken else 0
 
 
 if __name__ == "__main__":

@@ -279,3 +279,52 @@ def test_invariants_keep_what_seats_saw() -> None:
     assert seat is not None
     assert checker.check(game.apply(seat, "draw open", 1000)) == []  # public before
     assert checker.checks == 2
+
+
+def test_check_views_adds_a_seats_own_cards_to_the_public_ones_it_repeats() -> None:
+    # The open pile is public and every view shows it: a seat's own field showing that card again
+    # shows two copies of it, where the seat may see one.
+    class Table:
+        seats = 2
+
+        def view(self, seat: int | None) -> dict[str, Any]:
+            data: dict[str, Any] = {"open": ["7H"], "seats": [{"seat": 1}, {"seat": 2}]}
+            if seat is not None:
+                data["hand"] = ["KS"] if seat == 1 else ["QS", "7H"]
+            return data
+
+    census = {"open": cards("7H#1"), "hand:1": cards("KS#1"), "hand:2": cards("QS#1")}
+    assert check_views(Table(), census) == [  # type: ignore[arg-type]
+        "view of seat 2 leaks 2 x 7H (may see 1)",
+    ]
+
+
+def test_check_views_walks_a_seats_own_entry_among_seats_equal_to_the_spectators() -> None:
+    # The seats' list differs in one entry only (seat 1's own, its cards shown): the other entries
+    # are the spectators', and seat 1's entry repeats its hand, checked on its own.
+    class Table:
+        seats = 2
+
+        def view(self, seat: int | None) -> dict[str, Any]:
+            own = {"seat": 1, "shown": [["KS", "KS"]] if seat == 1 else None}
+            data: dict[str, Any] = {"seats": [own, {"seat": 2, "shown": None}]}
+            if seat is not None:
+                data["hand"] = ["KS"] if seat == 1 else ["QS"]
+            return data
+
+    census = {"hand:1": cards("KS#1"), "hand:2": cards("QS#1")}
+    assert check_views(Table(), census) == [  # type: ignore[arg-type]
+        "view of seat 1 leaks at seats[0].shown: 2 x KS (may see 1)",
+    ]
+
+
+def test_the_runner_s_bot_acts_on_the_view_the_checks_built() -> None:
+    game = Indian13(Indian13Config(seats=2))
+    checker = Invariants(game, shoe(*game.shoe()))
+    deal = Deal.of_fair(FairHouse(6).fair(0), *game.shoe())
+    assert checker.check(game.apply(0, "deal", 0, deal=deal)) == []
+    seat = game.turn
+    assert seat is not None
+    view = checker.take_view(seat)
+    assert view == game.view(seat)
+    assert checker.take_view(seat) is not view  # handed out once, then built afresh

@@ -12,6 +12,7 @@ physical copy matters (logs, conservation checks) ``card.copy`` tells them apart
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -213,6 +214,22 @@ _SORT_KEYS: Final = tuple(
 def sort_key(card: Card) -> tuple[int, int]:
     """Display order: by suit, then rank with the ace high; printed jokers last."""
     return _SORT_KEYS[card.code]
+
+
+_DISPLAY_CODES: Final = tuple(sorted(range(JOKER_CODE + 1), key=_SORT_KEYS.__getitem__))
+_DISPLAY_PLACE: Final = tuple(_DISPLAY_CODES.index(code) for code in range(JOKER_CODE + 1))
+"""By card code: its place in display order (:func:`sort_key`)."""
+_DISPLAY_TEXT: Final = tuple(_BY_CODE[code].text for code in _DISPLAY_CODES)
+_CODE: Final = operator.attrgetter("code")
+
+
+def sorted_texts(cards: Iterable[Card]) -> list[str]:
+    """The names of ``cards`` in display order, as ``[card.text for card in sorted(cards,
+    key=sort_key)]`` gives them, through tables by card code instead of a call per card: views
+    name a sorted hand after every action (cards of one code share one name, so the order
+    among them does not show)."""
+    places = sorted(map(_DISPLAY_PLACE.__getitem__, map(_CODE, cards)))
+    return list(map(_DISPLAY_TEXT.__getitem__, places))
 
 
 def shoe(decks: int, jokers_per_deck: int) -> list[Card]:

@@ -206,10 +206,13 @@ class Runner:
         """The awaited ``seat`` acts; if its bot has nothing (or only refused actions), the
         server's timeout is applied at the deadline."""
         bot = self.bots[seat]
-        for _ in range(5):
+        for attempt in range(5):
             if deadline is not None and at > deadline:
                 break
-            action = bot.act(self.game.view(seat))
+            # The first time, the view the invariants just checked (nothing has changed since).
+            checked = None if attempt else self.invariants
+            view = self.game.view(seat) if checked is None else checked.take_view(seat)
+            action = bot.act(view)
             if action is None:
                 break
             if self.attempt(seat, action, at):

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any, Final
 
 from rummyhall.cards import JOKER_CODE, Card, from_code
@@ -87,17 +88,24 @@ class ShoeCheck:
         self.shoe = list(shoe)
         self.keys = frozenset(_physical_key(card) for card in self.shoe)
         self.distinct = len(self.keys) == len(self.shoe)
+        self.ids = frozenset(map(id, self.shoe))
+        """The shoe's own card objects (kept alive by :attr:`shoe`): an engine deals them, so a
+        census usually holds exactly these objects, which is told without a key per card."""
 
     def check(self, census: Mapping[str, Sequence[Card]]) -> list[str]:
         if not census:
             return []
         if self.distinct:
             # As many cards as the shoe, all of them distinct and all from the shoe: all is well.
-            copies = JOKER_CODE + 1  # _physical_key, inline: the census has every card
-            keys = [card.code + copies * card.copy for cards in census.values() for card in cards]
-            whole = len(keys) == len(self.shoe) and self.keys.issuperset(keys)
-            if whole and len(set(keys)) == len(keys):
-                return []
+            cards = list(chain.from_iterable(census.values()))
+            if len(cards) == len(self.shoe):
+                ids = set(map(id, cards))
+                if len(ids) == len(cards) and self.ids.issuperset(ids):
+                    return []  # the shoe's very cards, each once
+                copies = JOKER_CODE + 1  # _physical_key, inline: the census has every card
+                keys = [card.code + copies * card.copy for card in cards]
+                if self.keys.issuperset(keys) and len(set(keys)) == len(keys):
+                    return []
         return _card_problems(census, self.shoe)
 
 
@@ -137,6 +145,12 @@ def check_postings(events: Iterable[Event], result: Result | None = None) -> lis
     return problems
 
 
+class Allowed(Counter[str]):
+    """What a viewer may see, as :func:`allowed` counts it: every card in it at least once (a
+    card it may not see is not in it), which lets a check of cards shown once each look only at
+    the names."""
+
+
 def allowed(census: Mapping[str, Sequence[Card]], seat: int | None) -> Counter[str]:
     """How many copies of each card (by value, e.g. ``7H``) ``seat`` may see now."""
     return allowed_by(census, [seat])[seat]
@@ -146,15 +160,73 @@ def allowed_by(
     census: Mapping[str, Sequence[Card]], seats: Iterable[int | None]
 ) -> dict[int | None, Counter[str]]:
     """:func:`allowed` for several seats at once, naming the cards of each location once."""
+    return {seat: Allowed(sight.everything()) for seat, sight in sights(census, seats).items()}
+
+
+class Sight:
+    """What one viewer may see, in two parts: ``shared``, what every viewer checked with it sees
+    (one counter for all of them: the public cards), and ``own``, the rest (a seat's hand...).
+    The whole, :meth:`everything`, is added up only when a check needs the counts."""
+
+    __slots__ = ("_everything", "own", "shared")
+
+    def __init__(self, shared: Counter[str], own: Counter[str]) -> None:
+        self.shared = shared
+        self.own = own
+        self._everything: Counter[str] | None = None
+
+    @staticmethod
+    def of(may: Counter[str]) -> Sight:
+        """A caller's counter of what a viewer may see, as a sight (all of it its own)."""
+        return Sight(Allowed(), may)
+
+    def everything(self) -> Counter[str]:
+        """How many copies of each card the viewer may see (:func:`allowed`)."""
+        if self._everything is None:
+            if not self.shared:
+                self._everything = self.own
+            elif not self.own:
+                self._everything = self.shared
+            else:
+                whole = self.shared.copy()
+                whole.update(self.own)
+                self._everything = whole
+        return self._everything
+
+    def within(self, shown: list[str]) -> bool:
+        """Whether the viewer may see every card of ``shown`` (copies counted)."""
+        if type(self.shared) is Allowed and type(self.own) is Allowed:
+            distinct = set(shown)
+            if len(distinct) == len(shown):
+                # Each card once: allowed when named in either part (both count from one).
+                return self.own.keys() >= distinct.difference(self.shared)
+        return not _exceeds(Counter(shown), self.everything())
+
+    def owns(self, shown: list[str]) -> bool:
+        """Whether the viewer's own part alone allows every card of ``shown``."""
+        return _within(shown, self.own)
+
+
+def sights(
+    census: Mapping[str, Sequence[Card]], seats: Iterable[int | None]
+) -> dict[int | None, Sight]:
+    """What each of ``seats`` may see (:class:`Sight`), naming the cards of each location once
+    and the cards all of them see once for all."""
     names: dict[int | None, list[str]] = {seat: [] for seat in seats}
     everyone = tuple(names)
+    public: list[str] = []
     for location, cards in census.items():
+        if not cards:
+            continue
         seeing = _seeing(location, everyone)
-        if seeing and cards:
+        if len(seeing) == len(everyone):
+            public += [card.text for card in cards]
+        elif seeing:
             texts = [card.text for card in cards]
             for seat in seeing:
                 names[seat] += texts
-    return {seat: Counter(texts) for seat, texts in names.items()}
+    shared = Allowed(public)
+    return {seat: Sight(shared, Allowed(texts)) for seat, texts in names.items()}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -198,8 +270,6 @@ def _path_text(path: _Path) -> str:
 
 _Alone = list[tuple[_Path, list[str]]]
 """The cards of fields that repeat others, each field on its own, with where it is."""
-_Walk = Callable[[Any, frozenset[str], _Path, bool], None]
-"""A walk from a node (with the keys left out there, its path, whether it repeats others)."""
 
 
 def _fields(
@@ -216,67 +286,109 @@ def _fields(
     total: list[str] = []
     alone: _Alone = []
     top = skip | shape.names
-    walk = _walker(viewer, shape.repeats, top if deep else shape.names, total, alone, None)
-    walk(node, top, None, False)
+    below = top if deep else shape.names
+    _Walker(viewer, shape.repeats, below, total, alone, None).walk(node, top, None, False)
     return total, alone
 
 
 _Found = tuple[list[str], _Alone, list[Any]]
-"""What the spectators' walk of one field of a view found (:func:`_fields_by_field`)."""
+"""What the spectators' walk of one field of a view found (:func:`_fields_by_field`): the cards
+of its ordinary parts, of its parts that repeat others, and the seats named inside."""
+_Field = tuple[list[str], _Alone, list[Any], list[_Found] | None]
+"""A field's :data:`_Found` and, for a list, what each of its items holds (else None)."""
 
 
-def _fields_by_field(view: Mapping[str, Any], shape: ViewShape) -> dict[str, _Found]:
+def _fields_by_field(view: Mapping[str, Any], shape: ViewShape) -> dict[str, _Field]:
     """The spectators' :func:`_fields` of a view, field by field at the top (fields of numbers
     and words left out): the cards of its ordinary parts, of its parts that repeat others, and
     the ``seat`` of every mapping inside, the one thing that makes a walk depend on the
-    viewer."""
-    found: dict[str, _Found] = {}
+    viewer. A list of mappings (not a repeat) is walked item by item, as :class:`_Walker` walks
+    it, each item's finds kept apart, so that a seat's list that differs in one item (its own
+    entry among the seats) reuses the others."""
+    found: dict[str, _Field] = {}
     top = shape.past | shape.names
+    total: list[str] = []
+    alone: _Alone = []
+    seats: list[Any] = []
+    # One walker for every field, each field's finds sliced off the shared lists after it.
+    walker = _Walker(None, shape.repeats, shape.names, total, alone, seats)
     for key, value in view.items():
         kind = type(value)
         if key in top or kind in _SCALARS or (kind is str and value not in CARD_NAMES):
             continue
-        total: list[str] = []
-        alone: _Alone = []
-        seats: list[Any] = []
-        walk = _walker(None, shape.repeats, shape.names, total, alone, seats)
-        walk({key: value}, top, None, False)
-        found[key] = (total, alone, seats)
+        counts = len(total), len(alone), len(seats)
+        items: list[_Found] | None = None
+        if kind is list and key not in shape.repeats and _has_mapping(value):
+            items = []
+            for index, item in enumerate(value):
+                before = len(total), len(alone), len(seats)
+                walker.walk(item, shape.names, ((None, key, False), index, True), False)
+                items.append((total[before[0] :], alone[before[1] :], seats[before[2] :]))
+        else:
+            walker.walk({key: value}, top, None, False)
+        found[key] = (total[counts[0] :], alone[counts[1] :], seats[counts[2] :], items)
     return found
 
 
-def _walker(
-    viewer: int | None,
-    repeats: frozenset[str],
-    below: frozenset[str],
-    total: list[str],
-    alone: _Alone,
-    seats: list[Any] | None,
-) -> _Walk:
-    """The walk of :func:`_fields` into ``total`` and ``alone`` (and the seats named inside into
-    ``seats``, if given); keys in ``below`` are left out below the top."""
+def _has_mapping(items: list[Any]) -> bool:
+    """Whether :class:`_Walker` walks the items of this list one by one: it holds a mapping."""
+    for item in items:
+        kind = type(item)
+        if kind is dict or (kind not in _PLAIN and isinstance(item, Mapping)):
+            return True
+    return False
 
-    def walk(node: Any, blocked: frozenset[str], path: _Path, repeat: bool) -> None:
+
+class _Walker:
+    """The walk of :func:`_fields` into ``total`` and ``alone`` (and the seats named inside into
+    ``seats``, if given); keys in ``below`` are left out below the top.
+
+    A class rather than a nested function that calls itself: such a function is a reference
+    cycle, garbage only the collector frees, and the checks made one per view and event, which
+    set off a collection every few actions."""
+
+    __slots__ = ("alone", "below", "repeats", "seats", "total", "viewer")
+
+    def __init__(
+        self,
+        viewer: int | None,
+        repeats: frozenset[str],
+        below: frozenset[str],
+        total: list[str],
+        alone: _Alone,
+        seats: list[Any] | None,
+    ) -> None:
+        self.viewer = viewer
+        self.repeats = repeats
+        self.below = below
+        self.total = total
+        self.alone = alone
+        self.seats = seats
+
+    def walk(self, node: Any, blocked: frozenset[str], path: _Path, repeat: bool) -> None:
         kind = type(node)
         if kind is dict or (kind not in _PLAIN and isinstance(node, Mapping)):
             if path is not None and "seat" in node:
                 seat = node.get("seat")
-                if seats is not None:
-                    seats.append(seat)
-                repeat = repeat or (viewer is not None and seat == viewer)
+                if self.seats is not None:
+                    self.seats.append(seat)
+                repeat = repeat or (self.viewer is not None and seat == self.viewer)
+            repeats = self.repeats
+            scalars = _SCALARS
             for key, value in node.items():
-                if key in blocked:
-                    continue
-                # Numbers and strings, the most common values, without a call.
+                # Numbers first, the most common values (a left-out key is skipped either way),
+                # then strings, without a call.
                 value_kind = type(value)
+                if value_kind in scalars or key in blocked:
+                    continue
                 if value_kind is str:
                     if value in CARD_NAMES:
                         if repeat or key in repeats:
-                            alone.append(((path, key, False), [value]))
+                            self.alone.append(((path, key, False), [value]))
                         else:
-                            total.append(value)
-                elif value_kind not in _SCALARS:
-                    walk(value, below, (path, key, False), repeat or key in repeats)
+                            self.total.append(value)
+                else:
+                    self.walk(value, self.below, (path, key, False), repeat or key in repeats)
             return
         found: list[str] = []
         if kind is list or kind is tuple or (kind not in _PLAIN and isinstance(node, list | tuple)):
@@ -290,7 +402,7 @@ def _walker(
                 elif item_kind is dict or (item_kind not in _PLAIN and isinstance(item, Mapping)):
                     # A list with a mapping in it: each item on its own.
                     for index, each in enumerate(node):
-                        walk(each, below, (path, index, True), repeat)
+                        self.walk(each, self.below, (path, index, True), repeat)
                     return
                 elif item_kind not in _SCALARS:
                     _tokens((item,), found)
@@ -299,18 +411,16 @@ def _walker(
         if not found:
             return
         if repeat:
-            alone.append((path, found))
+            self.alone.append((path, found))
         else:
-            total.extend(found)
-
-    return walk
+            self.total.extend(found)
 
 
-def _reusable(found: _Found, viewer: int | None) -> bool:
+def _reusable(found: _Found | _Field, viewer: int | None) -> bool:
     """Whether the spectators' find in a field holds for ``viewer``'s equal field: no part of it
     repeats others (their order is the order of the reports), and it shows no card or names no
     seat of the viewer (whose cards would repeat the viewer's own)."""
-    names, alone, seats = found
+    names, alone, seats = found[:3]
     return not alone and (not names or not any(seat == viewer for seat in seats))
 
 
@@ -322,6 +432,17 @@ def _exceeds(shown: Counter[str], may: Counter[str]) -> bool:
         if count > get(card, 0):
             return True
     return False
+
+
+def _within(shown: list[str], may: Counter[str]) -> bool:
+    """Whether ``may`` allows every card of ``shown``. Against what :func:`allowed` built (every
+    card in it counted at least once), told without counting when no card is shown twice (the
+    usual case): each such card needs only to be named in it."""
+    if type(may) is Allowed:
+        distinct = set(shown)
+        if len(distinct) == len(shown):
+            return may.keys() >= distinct
+    return not _exceeds(Counter(shown), may)
 
 
 def _excess(shown: Counter[str], may: Counter[str]) -> list[str]:
@@ -336,11 +457,14 @@ def check_view(
 ) -> list[str]:
     """No part of ``view`` shows more copies of a card than ``may`` allows."""
     total, alone = _fields(view, viewer, shape, shape.past)
-    return _leaks(total, alone, viewer, may)
+    return _leaks(total, alone, viewer, Sight.of(may))
 
 
-def _leaks(total: list[str], alone: _Alone, viewer: int | None, may: Counter[str]) -> list[str]:
+def _leaks(total: list[str], alone: _Alone, viewer: int | None, sight: Sight) -> list[str]:
     """What :func:`check_view` says of the cards a view shows (as :func:`_fields` finds them)."""
+    if sight.within(total) and all(sight.within(found) for _, found in alone):
+        return []
+    may = sight.everything()
     who = "spectators" if viewer is None else f"seat {viewer}"
     problems = []
     if excess := _excess(Counter(total), may):
@@ -367,33 +491,63 @@ def check_views(
     ``may``: what each viewer may see (:func:`allowed`), if the caller has it already."""
     everyone = viewers(game)
     if may is None:
-        may = allowed_by(game.census() if census is None else census, everyone)
+        seen = sights(game.census() if census is None else census, everyone)
+    else:
+        seen = {viewer: Sight.of(may[viewer]) for viewer in everyone}
+    return _check_views(game, shape, seen, {})
+
+
+def _check_views(
+    game: Game,
+    shape: ViewShape,
+    seen: Mapping[int | None, Sight],
+    built: dict[int | None, Mapping[str, Any]],
+    layouts: list[_Layout] | None = None,
+) -> list[str]:
+    """:func:`check_views` with what each viewer may see as :class:`Sight` s; the views checked
+    are kept in ``built``, by viewer, for a caller that needs them too. ``layouts``: the last
+    :class:`_Layout` of the seats' views (a caller's, kept from check to check)."""
     past_keys = sorted(shape.past)
+    top = shape.past | shape.names
     problems: list[str] = []
     past: dict[str, Any] | None = None
-    # What the spectators' view shows, field by field: a seat's field equal to theirs shows the
-    # same cards, and is not walked again where that holds for the seat (_reusable).
+    # What the spectators' view shows, field by field: a seat's field (or item of a list) equal
+    # to theirs shows the same cards, and is not walked again where that holds for the seat
+    # (_reusable). Those cards are public, within what the seat may see when they are within
+    # the spectators' allowance; so a seat's view is within its own when the rest is within
+    # its own cards. Else its cards are added up as a whole, as the report needs them.
     spectators: Mapping[str, Any] = {}
-    theirs: dict[str, _Found] = {}
-    for viewer in everyone:
+    theirs: dict[str, _Field] = {}
+    public_ok = False
+    kept = [] if layouts is None else layouts
+    layout = kept[0] if kept else None
+    public = seen[None]
+    # The shortcut holds where a seat's sight adds its own cards to the spectators' (sights()).
+    split = not public.own
+    for viewer in viewers(game):
         view = game.view(viewer)
+        built[viewer] = view
+        sight = seen[viewer]
         if viewer is None:
             spectators, theirs = view, _fields_by_field(view, shape)
             total: list[str] = []
             alone: _Alone = []
-            for names, apart, _ in theirs.values():
+            for names, apart, _, _ in theirs.values():
                 total += names
                 alone += apart
+            found = _leaks(total, alone, viewer, sight)
+            public_ok = not found
+            problems += found
         else:
-            same = [
-                key
-                for key, found in theirs.items()
-                if _reusable(found, viewer) and key in view and view[key] == spectators[key]
-            ]
-            total, alone = _fields(view, viewer, shape, shape.past.union(same))
-            for key in same:
-                total += theirs[key][0]
-        problems += _leaks(total, alone, viewer, may[viewer])
+            keys = list(view)
+            if layout is None or layout.keys != keys:
+                layout = _Layout(keys, top, spectators)
+                kept[:] = [layout]
+            look = layout.of(view)
+            total, reused, alone = _seat_fields(view, look, viewer, shape, top, spectators, theirs)
+            quick = public_ok and split and sight.shared is public.shared and sight.owns(total)
+            if not (quick and all(sight.within(names) for _, names in alone)):
+                problems += _leaks(total + reused, alone, viewer, sight)
         mine = {key: view.get(key) for key in past_keys}
         if past is None:
             past = mine
@@ -405,6 +559,87 @@ def check_views(
     return problems
 
 
+class _Layout:
+    """The keys of the seats' views, which are alike from seat to seat and action to action:
+    those to look at, in the view's order, and those whose values were numbers in the
+    spectators' view when it was made (``plain``), left out at one go while they are numbers
+    in the view at hand too (:meth:`of`). A view with other keys gets a layout of its own."""
+
+    __slots__ = ("keys", "look", "plain")
+
+    def __init__(self, keys: list[str], top: frozenset[str], spectators: Mapping[str, Any]):
+        self.keys = keys
+        self.plain = [
+            key
+            for key in keys
+            if key not in top and key in spectators and type(spectators[key]) in _SCALARS
+        ]
+        skip = top.union(self.plain)
+        self.look = [key for key in keys if key not in skip]
+
+    def of(self, view: Mapping[str, Any]) -> list[str]:
+        """The keys of ``view`` to look at, in its order."""
+        if _SCALARS.issuperset(map(type, map(view.__getitem__, self.plain))):
+            return self.look
+        return self.keys
+
+
+def _seat_fields(
+    view: Mapping[str, Any],
+    keys: Iterable[str],
+    viewer: int,
+    shape: ViewShape,
+    top: frozenset[str],
+    spectators: Mapping[str, Any],
+    theirs: Mapping[str, _Field],
+) -> tuple[list[str], list[str], _Alone]:
+    """A seat's :func:`_fields`: the cards of its own fields, those of its fields (or items)
+    equal to the spectators' that their walk found (``reused``), and the parts that repeat
+    others. The same walk as :func:`_fields`, field by field in the view's order; ``keys``: the
+    view's keys, in its order, less some whose values are numbers (:class:`_Layout`)."""
+    total: list[str] = []
+    reused: list[str] = []
+    alone: _Alone = []
+    repeats = shape.repeats
+    below = shape.names
+    walker = _Walker(viewer, repeats, below, total, alone, None)
+    scalars = _SCALARS
+    for key in keys:
+        value = view[key]
+        kind = type(value)
+        if kind in scalars or key in top:
+            continue
+        if kind is str:
+            if value in CARD_NAMES:
+                if key in repeats:
+                    alone.append(((None, key, False), [value]))
+                else:
+                    total.append(value)
+            continue
+        field = theirs.get(key)
+        if field is not None:
+            spectators_value = spectators[key]
+            if _reusable(field, viewer) and value == spectators_value:
+                reused += field[0]
+                continue
+            items = field[3]
+            same_size = items is not None and kind is list and len(value) == len(items)
+            if same_size and _has_mapping(value):
+                assert items is not None
+                path: _Path = (None, key, False)
+                for index, item in enumerate(value):
+                    names, apart, named = items[index]
+                    # _reusable, inline: once per item of every seat's view.
+                    reusable = not apart and (not names or viewer not in named)
+                    if reusable and item == spectators_value[index]:
+                        reused += names
+                    else:
+                        walker.walk(item, below, (path, index, True), False)
+                continue
+        walker.walk(value, below, (None, key, False), key in repeats)
+    return total, reused, alone
+
+
 def check_events(
     events: Iterable[Event],
     before: Mapping[int | None, Counter[str]],
@@ -413,21 +648,34 @@ def check_events(
 ) -> list[str]:
     """An event shows a seat only cards it could see just before or just after the action
     (a card taken from the open pile was public before; a card drawn is the drawer's after)."""
+    was = {viewer: Sight.of(may) for viewer, may in before.items()}
+    return _check_events(
+        events, was, {viewer: Sight.of(may) for viewer, may in after.items()}, shape
+    )
+
+
+def _check_events(
+    events: Iterable[Event],
+    before: Mapping[int | None, Sight],
+    after: Mapping[int | None, Sight],
+    shape: ViewShape,
+) -> list[str]:
+    """:func:`check_events` with what each viewer may see as :class:`Sight` s."""
     problems = []
     for event in events:
         names, apart = _fields(event.data, None, shape, shape.event_past, deep=True)
         if not names and not apart:
             continue
-        total = Counter(names)
-        alone = [Counter(found) for _, found in apart]
-        for viewer, may_after in after.items():
+        parts = [names, *(found for _, found in apart)]
+        for viewer, sight in after.items():
             if not event.visible_to(viewer):
                 continue
-            for found in (total, *alone):
-                if not _exceeds(found, may_after):
+            for found in parts:
+                if sight.within(found):
                     continue  # within what the seat sees after: within the union too
-                may = may_after | before.get(viewer, Counter())
-                if excess := _excess(found, may):
+                earlier = before.get(viewer)
+                may = sight.everything() | (Counter() if earlier is None else earlier.everything())
+                if excess := _excess(Counter(found), may):
                     who = "spectators" if viewer is None else f"seat {viewer}"
                     problems.append(f"event {event.kind} shows {who} {', '.join(excess)}")
                     break
@@ -443,18 +691,28 @@ class Invariants:
         self.shoe = ShoeCheck(shoe)
         self.shape = view_shape(game) if shape is None else shape
         self.checks = 0
-        self._before = self._allowed(game.census())
+        self._before = self._sights(game.census())
+        self._views: dict[int | None, Mapping[str, Any]] = {}
+        self._layouts: list[_Layout] = []
 
-    def _allowed(self, census: Mapping[str, Sequence[Card]]) -> dict[int | None, Counter[str]]:
-        return allowed_by(census, viewers(self.game))
+    def _sights(self, census: Mapping[str, Sequence[Card]]) -> dict[int | None, Sight]:
+        return sights(census, viewers(self.game))
 
     def check(self, events: Sequence[Event] = ()) -> list[str]:
         self.checks += 1
         census = self.game.census()
-        after = self._allowed(census)
+        after = self._sights(census)
         problems = self.shoe.check(census)
         problems += check_postings(events, self.game.result)
-        problems += check_views(self.game, census, self.shape, may=after)
-        problems += check_events(events, self._before, after, self.shape)
+        self._views = {}
+        problems += _check_views(self.game, self.shape, after, self._views, self._layouts)
+        problems += _check_events(events, self._before, after, self.shape)
         self._before = after
         return problems
+
+    def take_view(self, seat: int) -> Mapping[str, Any]:
+        """``seat``'s view of the game as the last :meth:`check` saw it, if the game has not
+        changed since (the caller's word), handed out once: a runner's bot acts on the view
+        that was just checked instead of having it built again. Else a fresh view."""
+        view = self._views.pop(seat, None)
+        return self.game.view(seat) if view is None else view

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, TypedDict, TypeVar, cast
 
-from rummyhall.cards import Card, format_cards, parse_physical
+from rummyhall.cards import JOKER_CODE, Card, format_cards, parse_physical
 from rummyhall.shuffle import FairDeal
 
 HOUSE = 0
@@ -345,6 +345,8 @@ def as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     to index ``cards`` by value and by copy, one over ``deck``."""
     if len(deck) != len(cards):
         return None
+    if _same_objects(deck, cards):
+        return list(deck)
     by_copy: dict[tuple[int, int], int] = {}  # (code, copy) -> its first position
     for position, card in enumerate(cards):
         by_copy.setdefault((card.code, card.copy), position)
@@ -372,6 +374,19 @@ def as_dealt(deck: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
         used[index] = True
         order.append(cards[index])
     return order
+
+
+def _same_objects(deck: Sequence[Card], cards: Sequence[Card]) -> bool:
+    """Whether ``deck`` holds the very card objects of ``cards``, each once, and every one of
+    ``cards`` names its own physical card (a copy number, no two alike): then :func:`as_dealt`
+    is ``deck`` itself. A fair deal shuffles the shoe's own cards, so a deal is told by identity
+    instead of a look-up per card."""
+    ids = set(map(id, deck))
+    if len(ids) != len(cards) or not ids.issuperset(map(id, cards)):
+        return False
+    copies = JOKER_CODE + 1
+    numbered = {card.code + copies * card.copy for card in cards if card.copy}
+    return len(numbered) == len(cards)
 
 
 def refilled(deal: Deal, under: Sequence[Card], pile: str) -> list[Card]:

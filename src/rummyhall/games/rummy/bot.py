@@ -33,10 +33,18 @@ an action the game refused is never sent twice, so a bot cannot loop.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final, cast
 
-from rummyhall.cards import Card, format_cards, indian_points, parse
+from rummyhall.cards import (
+    CODE_POINTS,
+    JOKER_CODE,
+    Card,
+    format_cards,
+    from_code,
+    indian_points,
+    parse,
+)
 from rummyhall.games.rummy.views import RummySeatView, RummyView
 from rummyhall.melds import Arrangement, Wilds, arrange, get_profile
 
@@ -72,7 +80,8 @@ class Style:
     """Buy back into a pool when allowed."""
 
 
-_CARDS: dict[str, Card] = {}
+_CARDS: dict[str, Card] = {card.text: card for card in map(from_code, range(JOKER_CODE + 1))}
+"""Cards by name: the canonical names a view uses, and any other spelling once parsed."""
 _WILDS: dict[tuple[str, str], frozenset[int]] = {}
 _MEMO: dict[tuple[str, str, tuple[str, ...]], Arrangement] = {}
 _MEMO_LIMIT: Final = 100_000
@@ -100,7 +109,11 @@ def solve(profile: str, cut: str, hand: Sequence[str]) -> Arrangement:
     if found is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        found = arrange([_card(t) for t in cards], joker=_card(cut), profile=profile)
+        try:
+            hand_cards = list(map(_CARDS.__getitem__, cards))
+        except KeyError:  # a spelling not seen yet
+            hand_cards = [_card(t) for t in cards]
+        found = arrange(hand_cards, joker=_card(cut), profile=profile)
         _MEMO[key] = found
     return found
 
@@ -117,9 +130,10 @@ def sequence_draws(cards: Sequence[Card], wild: frozenset[int]) -> int:
             by_suit.setdefault(int(card.suit), set()).update(_positions(card))
     draws = 0
     for places in by_suit.values():
-        pairs = {(p, q) for p in places for q in places if 0 < q - p <= 2}
-        # The ace sits at both ends: count A-2 and Q-A/K-A once each.
-        draws += len(pairs)
+        # Each place with the places one and two above it (a pair once, from its lower card);
+        # the ace sits at both ends: A-2 and Q-A/K-A count once each.
+        for place in places:
+            draws += (place + 1 in places) + (place + 2 in places)
     return draws
 
 
@@ -142,28 +156,48 @@ _NEAR: Final = (
 """By rank (1 to 13): the other ranks one or two places away in a suit, with their gap."""
 
 
+_ADJACENT: Final = tuple(
+    tuple(code + other - (code % 13 + 1) for other, gap in _NEAR[code % 13 + 1] if gap == 1)
+    for code in range(JOKER_CODE)
+)
+"""By natural card code: the codes of its suit one place away (the ace at both ends)."""
+_GAPPED: Final = tuple(
+    tuple(code + other - (code % 13 + 1) for other, gap in _NEAR[code % 13 + 1] if gap == 2)
+    for code in range(JOKER_CODE)
+)
+"""By natural card code: the codes of its suit two places away."""
+_NONE: Final = (0, 0)
+"""What a card missing from a count adds (``map`` over a code table: at most two codes)."""
+
+
 def _worths(loose: Sequence[Card], style: Style) -> list[int]:
     """What each of the ``loose`` cards (natural ones) is worth for later, given the others: one
-    pass to count them by suit and rank, then a look at each card's few neighbours."""
-    held: dict[tuple[int, int], int] = {}  # (suit, rank) -> copies
+    pass to count them by card and rank, then a look at each card's few neighbours."""
+    held: dict[int, int] = {}  # card code -> copies
     suits: dict[int, int] = {}  # rank -> suits holding it
     for card in loose:
         if card.suit is not None:
-            key = (card.suit, card.rank)
-            if key not in held:
+            code = card.code
+            if code not in held:
+                held[code] = 1
                 suits[card.rank] = suits.get(card.rank, 0) + 1
-            held[key] = held.get(key, 0) + 1
+            else:
+                held[code] += 1
+    twin, same_rank, adjacent, gapped = style.twin, style.same_rank, style.adjacent, style.gapped
+    count = held.get
     worths = []
     for card in loose:
-        suit, rank = card.suit, card.rank
-        assert suit is not None
-        worth = style.twin * (held[suit, rank] - 1) + style.same_rank * (suits[rank] - 1)
-        for other, gap in _NEAR[rank]:
-            count = held.get((suit, other), 0)
-            if count:
-                worth += count * (style.adjacent if gap == 1 else style.gapped)
+        assert card.suit is not None
+        code = card.code
+        worth = twin * (held[code] - 1) + same_rank * (suits[card.rank] - 1)
+        worth += adjacent * sum(map(count, _ADJACENT[code], _NONE))
+        worth += gapped * sum(map(count, _GAPPED[code], _NONE))
         worths.append(worth)
     return worths
+
+
+_KEPT_FIELDS: Final = tuple(f.name for f in fields(Arrangement) if f.name != "discard")
+"""What an arrangement of the rest keeps of the one with the discard: all but the discard."""
 
 
 def _remember_rest(profile: str, cut: str, hand: list[str], best: Arrangement) -> None:
@@ -175,7 +209,9 @@ def _remember_rest(profile: str, cut: str, hand: list[str], best: Arrangement) -
     rest.remove(str(best.discard))
     key = (profile, cut, tuple(sorted(rest)))
     if key not in _MEMO:
-        _MEMO[key] = replace(best, discard=None)
+        # dataclasses.replace(best, discard=None), with the fields read once at import.
+        kept = {name: getattr(best, name) for name in _KEPT_FIELDS}
+        _MEMO[key] = Arrangement(discard=None, **kept)
 
 
 def _groups_text(arr: Arrangement, wild: frozenset[int]) -> str:
@@ -231,7 +267,7 @@ class RummyBot:
             view.get("cut"),
             tuple(view.get("order") or ()),
             view.get("first"),
-            tuple((t.get("seat"), t.get("card")) for t in view.get("toss") or ()),
+            tuple([(t.get("seat"), t.get("card")) for t in view.get("toss") or ()]),
         )
         if deal != self._deal:
             self._deal, self._turns, self._turn_state = deal, 0, None
@@ -243,7 +279,7 @@ class RummyBot:
             tuple(view["hand"]),
             tuple(view.get("open") or ()),
             view.get("closed"),
-            tuple((a["seat"], a["kind"]) for a in view.get("awaited") or ()),
+            tuple([(a["seat"], a["kind"]) for a in view.get("awaited") or ()]),
         )
         if state != self._state:
             self._state, self._tried = state, set()
@@ -347,14 +383,13 @@ class RummyBot:
         loose = [*best.leftover, *([best.discard] if best.discard is not None else [])]
         natural = [card for card in loose if card.code not in wild]
         worths = _worths(natural, self.style)
-
-        def cost(index: int) -> tuple[int, int, int]:
-            card = natural[index]
-            points = indian_points(card)
-            return (worths[index] - points, -points, card.code)
+        costs = []  # by card: what throwing it costs, then ties by points and card
+        for card, worth in zip(natural, worths, strict=True):
+            points = CODE_POINTS[card.code]
+            costs.append((worth - points, -points, card.code))
 
         thrown: set[int] = set()
-        for card in (natural[i] for i in sorted(range(len(natural)), key=cost)):
+        for card in (natural[i] for i in sorted(range(len(natural)), key=costs.__getitem__)):
             if card.code not in thrown:
                 thrown.add(card.code)
                 yield card

@@ -43,10 +43,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, ClassVar, Final
 
 from rummyhall.cards import (
     ACE,
+    JOKER_CODE,
     Card,
     CardError,
     format_cards,
@@ -56,11 +58,13 @@ from rummyhall.cards import (
     rank_text,
     shoe,
     sort_key,
+    sorted_texts,
 )
 from rummyhall.games.protocol import (
     HOUSE,
     JSON,
     Awaited,
+    AwaitedView,
     BadAction,
     Deal,
     Event,
@@ -162,6 +166,11 @@ class _Open:
     turn: int | None
 
 
+_OPEN_TEXT: Final = attrgetter("card.text")
+"""The name of an open pile's card, read in C: every view lists the pile."""
+_OPEN_CARD: Final = attrgetter("card")
+
+
 @dataclass(slots=True)
 class _Player:
     seat: int
@@ -194,7 +203,8 @@ def _same(a: Card, b: Card) -> bool:
 
 
 def _without(cards: Sequence[Card], card: Card) -> list[Card]:
-    return [c for c in cards if not _same(c, card)]
+    code, copy = card.code, card.copy  # _same, inline: a hand is filtered at every discard
+    return [c for c in cards if c.code != code or c.copy != copy]
 
 
 def _text(groups: Sequence[Sequence[Card]]) -> list[list[str]]:
@@ -257,6 +267,8 @@ class RummyGame(Game):
         self.common = self.config.common
         self.pool = self.config.pool
         self.players = {s: _Player(s) for s in range(1, self.config.seats + 1)}
+        self._hand_places = {seat: f"hand:{seat}" for seat in self.players}
+        """Census names of the seats' hands: a census is taken after every checked action."""
         self.phase: str = START
         order = self.config.order
         self.order: list[int] | None = None if order is None else list(order)
@@ -451,10 +463,8 @@ class RummyGame(Game):
         )
         events.append(Event("deal", dealt, postings=postings))
         for seat in deal_order:
-            hand = sorted(self.players[seat].hand, key=sort_key)
-            events.append(
-                Event("hand", HandEvent(cards=[str(c) for c in hand]), to=frozenset({seat}))
-            )
+            hand = sorted_texts(self.players[seat].hand)
+            events.append(Event("hand", HandEvent(cards=hand), to=frozenset({seat})))
         self._start_turn(first, at, events)
         return events
 
@@ -804,7 +814,8 @@ class RummyGame(Game):
         index = self.deal_order.index(self.turn)
         count = len(self.deal_order)
         following = (self.deal_order[(index + k) % count] for k in range(1, count + 1))
-        self._start_turn(next(s for s in following if s in playing), at, events)
+        still = set(playing)
+        self._start_turn(next(s for s in following if s in still), at, events)
 
     def _missed_turn(self, player: _Player, at: int, events: list[Event]) -> None:
         player.missed += 1
@@ -1011,7 +1022,7 @@ class RummyGame(Game):
         if stock and self.cut is not None and _same(stock[-1], self.cut):
             places["cut"] = [stock.pop()]
         places["closed"] = stock
-        places["open"] = [entry.card for entry in self.pile]
+        places["open"] = list(map(_OPEN_CARD, self.pile))
         face_up: set[tuple[int, int]] = set()
         for seat, player in self.players.items():
             held = player.hand
@@ -1026,14 +1037,20 @@ class RummyGame(Game):
             elif player.finish is not None:
                 places[f"finish:{seat}"] = [player.finish]
             if held:
-                places[f"hand:{seat}"] = list(held)
+                places[self._hand_places[seat]] = list(held)
         dead = self.dead
         if face_up:
             dead = [card for card in dead if (card.code, card.copy) not in face_up]
         if self.deal_no == 1 and self.toss:
-            tossed = {(card.code, card.copy) for _, card in self.toss}
-            places["toss"] = [card for card in dead if (card.code, card.copy) in tossed]
-            places["out"] = [card for card in dead if (card.code, card.copy) not in tossed]
+            # The toss's cards apart from the rest, in one pass (a physical key per card).
+            copies = JOKER_CODE + 1
+            tossed = {card.code + copies * card.copy for _, card in self.toss}
+            toss: list[Card] = []
+            out: list[Card] = []
+            for card in dead:
+                (toss if card.code + copies * card.copy in tossed else out).append(card)
+            places["toss"] = toss
+            places["out"] = out
         else:
             places["toss"] = []
             places["out"] = list(dead)
@@ -1056,18 +1073,15 @@ class RummyGame(Game):
             "toss": [{"seat": s, "card": c.text} for s, c in self.toss],
             "cut": None if self.cut is None else str(self.cut),
             "wild_rank": self._wild_rank(),
-            "open": [entry.card.text for entry in self.pile],
+            "open": list(map(_OPEN_TEXT, self.pile)),
             "closed": len(self.stock),
             "turn": self.turn,
             "drawn": self.drawn is not None,
             "may_take_open": mover is not None and self.drawn is None and self._open_allowed(),
             "declarer": self.declarer,
             "winner": self.winner,
-            "awaited": [
-                {"seat": waiting, "kind": kind, "deadline": deadline}
-                for waiting, kind, deadline in self._waits()
-            ],
-            "seats": [self._seat_view(p, seat, ended) for p in self.players.values()],
+            "awaited": self._awaited_view(),
+            "seats": self._seats_view(seat, ended),
             "history": list(self.history),
             "result": None if self._result is None else self._result.to_json(),
         }
@@ -1081,7 +1095,7 @@ class RummyGame(Game):
             }
         if seat is not None and seat != HOUSE:
             player = self.players[seat]
-            data["hand"] = [card.text for card in sorted(player.hand, key=sort_key)]
+            data["hand"] = sorted_texts(player.hand)
             laid = player.arrangement
             data["arrangement"] = None if laid is None else _text(laid)
             # What dropping would cost now: a first drop before the player's first draw.
@@ -1091,20 +1105,43 @@ class RummyGame(Game):
                 data["finish"] = str(player.finish)
         return data
 
-    def _seat_view(self, player: _Player, viewer: int | None, ended: bool) -> RummySeatView:
-        public = ended or player.status in _FIXED or player.seat == viewer
-        entry: RummySeatView = {
-            "seat": player.seat,
-            "status": player.status,
-            "cards": len(player.hand),
-            "missed": player.missed,
-            "bank": player.bank,
-            "score": player.score if public else None,
-            "how": player.how if public else None,
-            "shown": None if player.shown is None or not public else _text(player.shown),
-        }
-        if player.finish is not None and player.status in (WON, WRONG):
-            entry["finish"] = str(player.finish)
-        if self.pool is not None:
-            entry["total"] = player.total
-        return entry
+    def _awaited_view(self) -> list[AwaitedView]:
+        """The view's ``awaited`` (:meth:`awaited` as JSON), built directly: every view has it."""
+        phase = self.phase
+        if phase in (START, BETWEEN):
+            return [{"seat": HOUSE, "kind": "deal", "deadline": None}]
+        if phase == RESHUFFLE:
+            return [{"seat": HOUSE, "kind": "reshuffle", "deadline": None}]
+        kind = _AWAITED_KINDS.get(phase)
+        if kind is None:
+            return []
+        return [
+            {"seat": seat, "kind": kind, "deadline": clock.deadline}
+            for seat, clock in self.clocks.items()
+        ]
+
+    def _seats_view(self, viewer: int | None, ended: bool) -> list[RummySeatView]:
+        """Every seat as ``viewer`` sees it: its score, how it came about and its shown groups
+        are public once the deal ended or the seat left it, and always to the seat itself."""
+        pooled = self.pool is not None
+        entries: list[RummySeatView] = []
+        for player in self.players.values():
+            status = player.status
+            public = ended or status in _FIXED or player.seat == viewer
+            shown = player.shown
+            entry: RummySeatView = {
+                "seat": player.seat,
+                "status": status,
+                "cards": len(player.hand),
+                "missed": player.missed,
+                "bank": player.bank,
+                "score": player.score if public else None,
+                "how": player.how if public else None,
+                "shown": None if shown is None or not public else _text(shown),
+            }
+            if player.finish is not None and status in (WON, WRONG):
+                entry["finish"] = str(player.finish)
+            if pooled:
+                entry["total"] = player.total
+            entries.append(entry)
+        return entries

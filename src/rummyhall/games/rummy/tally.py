@@ -23,6 +23,12 @@ ENTRY_FEE: Final = 100
 """Chips each player pays into a simulated pool."""
 
 
+_COUNTED: Final = frozenset(
+    {"drop", "declaration", "deal_end", "game_over", "reshuffle", "rejoin", "timeout", "missed"}
+)
+"""The kinds of event :meth:`RummyTally.count` counts itself."""
+
+
 @dataclass(slots=True)
 class RummyTally(Tally):
     """Points scored per seat over all deals (lower is better), deals and matches won per seat,
@@ -64,7 +70,9 @@ class RummyTally(Tally):
     def count(self, events: list[Event]) -> None:
         for event in events:
             kind = event.kind
-            if kind == "drop":
+            if kind not in _COUNTED:
+                pass  # most events (turns, draws, discards...): nothing of the family's to count
+            elif kind == "drop":
                 if data_of(event, DropEvent)["how"] == "first drop":
                     self.first_drops += 1
                 else:

@@ -660,9 +660,10 @@ class Rummy51(Game):
                 scores[seat] = NEVER_OPENED
         start = self.order.index(winner) if winner is not None else 0
         around = self.order[start:] + self.order[:start]
+        after_winner = {seat: index for index, seat in enumerate(around)}
 
         def rank(seat: int) -> tuple[int, int, int]:
-            return (scores[seat], len(self.players[seat].hand), around.index(seat))
+            return (scores[seat], len(self.players[seat].hand), after_winner[seat])
 
         for place, seat in enumerate(sorted(self.players, key=rank), 1):
             left = len(self.players[seat].hand)
