@@ -6,6 +6,8 @@
 docs/melds.md defines all three.
 """
 
+# First, before any module it may load pure (RUMMYHALL_PURE=1; see native.py): isort keeps it so.
+from rummyhall.melds import native  # noqa: F401
 from rummyhall.melds.hints import Hint, HintGroup, Role, ShapeDistance, hint
 from rummyhall.melds.kinds import Group, Kind, Verdict, check, classify
 from rummyhall.melds.profiles import (
