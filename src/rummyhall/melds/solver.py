@@ -19,14 +19,15 @@ Everything is keyed by card counts; per-suit tables and whole results are memois
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heapreplace
 from itertools import product
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Final
 
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card
+from rummyhall.melds.arrangement import Arrangement
 from rummyhall.melds.kinds import Kind, classify
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.suits import (
@@ -41,29 +42,16 @@ from rummyhall.melds.suits import (
     PureSummary,
     SuitRules,
     SuitTable,
-    SuitTables,
     Witness,
     combine_table,
     discard_position,
     melds,
     pure_count,
     pure_tables,
+    suit_tables,
     worth,
 )
 from rummyhall.melds.suits import count as count_at
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """The best arrangement of a hand (see docs/melds.md)."""
-
-    groups: list[list[Card]]
-    leftover: list[Card]
-    penalty: int
-    declarable: bool
-    kinds: list[Kind]
-    discard: Card | None = None
-    two_point_groups: list[list[Card]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +258,7 @@ RESULT_MEMOS: Final = Budget(10_000)
 (and hint() asks arrange()), random hands hardly ever come back. About 7 MB a generation."""
 _RESULTS: Final[Memo[tuple[tuple[str, int], bool, tuple[int, ...]], _Placed]] = Memo(RESULT_MEMOS)
 _CODE: Final = attrgetter("code")
+_FIRST: Final = itemgetter(0)
 
 
 def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arrangement:
@@ -321,20 +310,42 @@ def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
     )
 
 
+_NEW: Final = object.__new__
+_SET: Final = object.__setattr__
+
+
 def _realise(placed: _Placed, ordered: list[Card]) -> Arrangement:
     """Hand the caller its own physical cards back (``ordered``: the hand sorted by code)."""
     groups, kinds, leftover, penalty, declarable, discard, two_point = placed
-    return Arrangement(
-        groups=[[ordered[i] for i in group] for group in groups],
-        leftover=[ordered[i] for i in leftover],
-        penalty=penalty,
-        declarable=declarable,
-        kinds=[_KIND[kind] for kind in kinds],
-        discard=ordered[discard] if discard >= 0 else None,
-        two_point_groups=[[ordered[i] for i in group] for group in two_point]
-        if two_point
-        else None,
+    # What the frozen dataclass's __init__ does, field by field, without its interpreted frame
+    # (it costs about as much as the rest of a hand that melds nothing).
+    result = _NEW(Arrangement)
+    _SET(result, "groups", [[ordered[i] for i in group] for group in groups])
+    _SET(result, "leftover", [ordered[i] for i in leftover])
+    _SET(result, "penalty", penalty)
+    _SET(result, "declarable", declarable)
+    _SET(result, "kinds", [_KIND[kind] for kind in kinds])
+    _SET(result, "discard", ordered[discard] if discard >= 0 else None)
+    _SET(
+        result,
+        "two_point_groups",
+        [[ordered[i] for i in group] for group in two_point] if two_point else None,
     )
+    return result
+
+
+def _one(codes: tuple[int, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """What ``itemgetter(*codes)`` would be if it returned a tuple for one code (or none)."""
+    return lambda values: tuple([values[code] for code in codes])
+
+
+def _dearest(codes: list[int], points: tuple[int, ...]) -> int:
+    """The first card in ``codes`` worth the most (``max`` with a key, without a call per card)."""
+    best, top = codes[0], points[codes[0]]
+    for code in codes:
+        if points[code] > top:
+            best, top = code, points[code]
+    return best
 
 
 def _solve(
@@ -345,11 +356,14 @@ def _solve(
     discard_mode: bool,
 ) -> _Placed:
     """The result of the hand ``codes`` (in the caller's order; ``sorted_codes`` sorted)."""
-    # The whole hand at once (_SLOT), through C-level sums: the first step on every hand.
-    packed = sum(map(_HAND_BITS.__getitem__, sorted_codes))
-    wild_packed = sum(map(deal.wild_places.__getitem__, sorted_codes))
+    # The whole hand at once (_SLOT), through C-level sums: the first step on every hand. (An
+    # itemgetter of the hand's codes looks them all up in one call; a map over a tuple's
+    # __getitem__ calls a method wrapper per card, which costs more than the rest of this.)
+    cards_of = itemgetter(*sorted_codes) if len(sorted_codes) > 1 else _one(sorted_codes)
+    packed = sum(cards_of(_HAND_BITS))
+    wild_packed = sum(cards_of(deal.wild_places))
     points = deal.points
-    total_points = sum(map(points.__getitem__, sorted_codes))
+    total_points = sum(cards_of(points))
     held = (packed | packed >> 1) & _LOW
     held |= (held & _ACES) << 26  # aces play high too
     if (
@@ -390,7 +404,7 @@ def _solve_melds(
             wild_total += n
     # A non-wild card with the most points, the first in the caller's order (vengala's discard
     # when nothing melds).
-    dearest = max(codes, key=points.__getitem__)
+    dearest = _dearest(codes, points)
     if not points[dearest]:
         dearest = -1
 
@@ -442,7 +456,7 @@ def _nothing_melds(
     place = -1
     if discard_mode:
         points = deal.points
-        discard = max(codes, key=points.__getitem__)
+        discard = _dearest(codes, points)
         top = points[discard]
         if top and profile.unmet != "all_count":
             wild = (wild_packed | wild_packed >> 1) & _LOW  # the wild cards' positions
@@ -524,7 +538,9 @@ def _combine_pair(
             old = best.get(key)
             if old is None or lo < old[0]:
                 best[key] = (lo, jokers, state, d, ab, o1, o2)
-    return sorted(best.values(), key=lambda e: e[:5])
+    # Entries differ in (jokers, state, discard, absorber), their dict key: sorting the whole
+    # tuples sorts by their first five fields and never compares options.
+    return sorted(best.values())
 
 
 _MET_WITH: dict[tuple[str, int], tuple[tuple[bool, ...], ...]] = {}
@@ -546,6 +562,22 @@ def _met_with(rules: SuitRules, profile: Profile, extra: int = 0) -> tuple[tuple
 
 
 _NO_LIMIT: Final = 1 << 30
+
+_JOKER_TUNNELAS: dict[tuple[str, int], list[tuple[int, int, tuple[tuple[bool, ...], ...]]]] = {}
+
+
+def _joker_tunnelas(
+    rules: SuitRules, profile: Profile, tunnelas: int
+) -> list[tuple[int, int, tuple[tuple[bool, ...], ...]]]:
+    """For t = 0 .. ``tunnelas`` tunnelas of printed jokers: (t, their requirement state, which
+    pairs of states meet the requirement with them). Memoised."""
+    key = (profile.name, tunnelas)
+    found = _JOKER_TUNNELAS.get(key)
+    if found is None:
+        found = [(t, min(4, t), _met_with(rules, profile, min(4, t))) for t in range(tunnelas + 1)]
+        _JOKER_TUNNELAS[key] = found
+    return found
+
 
 # What the leaves' bound needs of a suit's options, computed once per options tuple since many
 # leaves (of many hands) share a suit: (options, least leftover without the discard, with it, the
@@ -604,13 +636,11 @@ class _SetSearch:
         self.comb = combine_table(rules)
         # Three printed jokers make a tunnela (Marriage): laid from the pool, not from a suit.
         tunnelas = printed // 3 if profile.printed_joker_tunnela else 0
-        self.joker_tunnelas = [
-            (t, min(4, t), _met_with(rules, profile, min(4, t))) for t in range(tunnelas + 1)
-        ]
+        self.joker_tunnelas = _joker_tunnelas(rules, profile, tunnelas)
         self.best: _Best | None = None
         # Penalties at or above the cap all score the cap, so the cap bounds the search too.
         self.limit = min(incumbent, profile.cap)
-        self.tables = SuitTables(rules, wild_total, discard_mode, JOKER_BOUND)
+        self.tables = suit_tables(rules, wild_total, discard_mode, JOKER_BOUND)
         # Pure sequences the suits must lay themselves (sets and jokers never make one).
         self.need_pure = profile.min_pure_sequences - tunnelas
         # While walking: how many each suit can lay of what the sets left it.
@@ -631,7 +661,10 @@ class _SetSearch:
         self.open_points = [0]
         held = [(vec | vec >> 1) & LOW_BITS for vec in suits]
         for s, mask in enumerate(wild_masks):
-            held[s] &= ~sum(1 << (2 * r - 2) for r in range(1, 14) if mask >> r & 1)
+            while mask:  # bit r (a wild rank) -> bit 2(r - 1) (its position)
+                bit = mask & -mask
+                mask ^= bit
+                held[s] &= ~(1 << (2 * bit.bit_length() - 4))
         h0, h1, h2, h3 = held
         # Ranks held (not wild) in two suits or more, the highest first.
         ranks = (h0 | h1) & (h2 | h3) | h0 & h1 | h2 & h3
@@ -646,6 +679,9 @@ class _SetSearch:
                 self.open_points.append(self.open_points[-1] + sum(have) * POINTS[r - 1])
         self.set_ranks.reverse()
         self.open_points.reverse()
+        # No join of two suits is ever used above this (it only counts below the limit, or
+        # below the limit plus what sets could take, for the bound of the leaves with sets).
+        self.pair_cap = self.limit + self.open_points[0]
 
     def run(self) -> _Best | None:
         # Best first: the leaf without sets, then every other leaf in the order of its bound,
@@ -658,7 +694,7 @@ class _SetSearch:
         if self.set_ranks:
             self.without_sets = self._without_sets_all()
             self._walk(0, (), 0, 1, 0, leaves)
-        leaves.sort(key=lambda leaf: leaf[0])
+        leaves.sort(key=_FIRST)
         # (bound, position, tables once refined, leaf); sorted, so already a heap.
         queue: list[tuple[int, int, _Tables | None, _Leaf]] = [
             (leaf[0], i, None, leaf) for i, leaf in enumerate(leaves)
@@ -717,14 +753,15 @@ class _SetSearch:
         return bound > 0 and bound >= self.limit
 
     def _pair(self, first: SuitTable, second: SuitTable) -> _Joined:
-        """Two suits joined with every joker the hand has, and grouped by state; memoised for
-        the hand: set choices that leave two suits alone reuse their pair."""
+        """Two suits joined with every joker the hand has, and grouped by state, short of
+        :attr:`pair_cap` (nothing at or above it is ever looked at); memoised for the hand: set
+        choices that leave two suits alone reuse their pair."""
         key = (id(first), id(second))
         found = self.pairs.get(key)
         if found is None:
             self.held += (first, second)
             budget = self.wild_total
-            joined = _combine_pair(first[budget], second[budget], _NO_LIMIT, self.comb)
+            joined = _combine_pair(first[budget], second[budget], self.pair_cap, self.comb)
             by_state: dict[int, list[_Pair]] = {}
             for entry in joined:
                 by_state.setdefault(entry[2], []).append(entry)
@@ -779,7 +816,11 @@ class _SetSearch:
             if not tabs:
                 tabs = [self.tables.table(current[s], self.wild_masks[s]) for s in range(4)]
             # Pair the suits the sets changed, so the untouched two reuse their memoised pair.
-            order = tuple(sorted(range(4), key=lambda s: current[s] == self.suits[s]))
+            suits = self.suits
+            order = (
+                *[s for s in range(4) if current[s] != suits[s]],
+                *[s for s in range(4) if current[s] == suits[s]],
+            )
         else:
             tabs = self.base
         first, second, third, fourth = (tabs[s] for s in order)
@@ -1093,8 +1134,10 @@ def _finish(
     # A wild card standing in may happen to sit in its own place: name the group's true kind,
     # and lay a sequence that turns out pure in its natural order.
     for i, (group, kind) in enumerate(zip(groups, kinds, strict=True)):
-        if kind is Kind.IMPURE_SEQUENCE and any(c in wild and c != JOKER_CODE for c in group):
-            kinds[i] = _classify(group, wilds, profile)
+        # Only a group of one suit, no printed joker in it, can be more than impure: a printed
+        # joker or a card of another suit always stands in.
+        if kind is Kind.IMPURE_SEQUENCE and _may_be_natural(group, wild):
+            kinds[i] = _natural_kind(group, wilds, profile)
             if kinds[i] is Kind.PURE_SEQUENCE:
                 high = any(c % 13 >= 11 for c in group)  # a queen or king: the ace plays high
                 groups[i] = tuple(sorted(group, key=lambda c: 14 if high and c % 13 == 0 else c))
@@ -1114,6 +1157,46 @@ def _finish(
         -1 if discard is None else discard,
         two_point or (),
     )
+
+
+def _may_be_natural(group: tuple[int, ...], wild: frozenset[int]) -> bool:
+    """Whether an impure sequence as laid may classify as more: it holds a wild card that is not
+    a printed joker, and every card is of one suit (no printed joker)."""
+    suit = group[0] // 13
+    has_wild = False
+    for code in group:
+        if code == JOKER_CODE or code // 13 != suit:
+            return False
+        if code in wild:
+            has_wild = True
+    return has_wild
+
+
+def _natural_kind(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kind:
+    """:func:`classify` of a valid sequence of one suit with no printed joker: three identical
+    cards (where that is a tunnela), else pure exactly when every card can take its own place in
+    one window of positions, else impure. Past 12 cards a window may hold the ace at both ends:
+    :func:`classify` itself decides."""
+    size = len(group)
+    if size > 12:
+        return _classify(group, wilds, profile)
+    if size == 3 and group[0] == group[1] == group[2] and profile.identical_triple_pure:
+        return Kind.TUNNELA
+    held = 0  # positions 1..13, bit p
+    for code in group:
+        bit = 2 << (code % 13)
+        if held & bit:
+            return Kind.IMPURE_SEQUENCE  # two cards want one place
+        held |= bit
+    low = held & -held
+    if held == low * ((1 << size) - 1):
+        return Kind.PURE_SEQUENCE
+    if held & 2:  # an ace: played high, at 14
+        high = held ^ 2 | 1 << 14
+        low = high & -high
+        if high == low * ((1 << size) - 1):
+            return Kind.PURE_SEQUENCE
+    return Kind.IMPURE_SEQUENCE
 
 
 _CLASSIFIED: Final[Memo[tuple[tuple[int, ...], int, str], Kind]] = Memo(RESULT_MEMOS)

@@ -327,10 +327,12 @@ class SuitSolver:
         for high in range(aces + 1):
             vec = ranks - high + (high << 26)
             options.extend(self._search(vec, wild & (vec | vec >> 1)))
-        ordered = tuple(
-            sorted(_pareto(options, self._leq, self.rules.marriage), key=lambda o: o[:5])
-        )
-        most = max(o[JOKERS] for o in ordered)
+        # No two options left share their first five fields (the Pareto filter keeps one of
+        # such twins), so sorting whole tuples is sorting by those and never compares witnesses.
+        ordered = tuple(sorted(_pareto(options, self._leq, self.rules.marriage)))
+        most = 0
+        for o in ordered:
+            most = max(most, o[1])
         result = tuple(
             ordered if budget >= most else tuple(o for o in ordered if o[JOKERS] <= budget)
             for budget in range(self.jmax + 1)
@@ -520,23 +522,35 @@ class SuitTables:
     wild cards, which is cheaper. Any memoised table built for at least the hand's wild cards
     serves too (a superset of the options, so just as exact)."""
 
-    __slots__ = ("_exact", "_others", "_shared")
+    __slots__ = ("_by_jokers", "_exact", "_jokers", "_known", "_others", "_shared")
 
     def __init__(self, rules: SuitRules, jokers: int, discard: bool, shared: int) -> None:
         by_jokers = _SOLVERS.setdefault((rules, discard), {})
         for jmax in (jokers, max(jokers, shared)):
             if jmax not in by_jokers:
                 by_jokers[jmax] = SuitSolver(rules, jmax, discard)
+        self._by_jokers = by_jokers
+        self._jokers = jokers
         self._exact = by_jokers[jokers]
         self._shared = by_jokers[max(jokers, shared)]
         if self._exact is not self._shared:
             # Most of what a big suit leaves after its lowest cards is small, and solved already.
             self._exact.fallback = self._shared
-        self._others = [
-            by_jokers[k].tables
-            for k in sorted(by_jokers)
-            if k >= jokers and by_jokers[k] is not self._shared
-        ]
+        self._known = 0
+        self._others: list[Memo[tuple[int, int], SuitTable]] = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Look in every solver for at least the hand's wild cards there is now (a hand with
+        more wild cards may have added one since)."""
+        by_jokers = self._by_jokers
+        if len(by_jokers) != self._known:
+            self._known = len(by_jokers)
+            self._others = [
+                by_jokers[k].tables
+                for k in sorted(by_jokers)
+                if k >= self._jokers and by_jokers[k] is not self._shared
+            ]
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
         key = (ranks, wild_ranks)
@@ -550,6 +564,20 @@ class SuitTables:
         if card_count(ranks) >= BIG_SUIT:
             return self._exact.table(ranks, wild_ranks)
         return self._shared.table(ranks, wild_ranks)
+
+
+_SUIT_TABLES: dict[tuple[SuitRules, int, bool, int], SuitTables] = {}
+
+
+def suit_tables(rules: SuitRules, jokers: int, discard: bool, shared: int) -> SuitTables:
+    """:class:`SuitTables` for these arguments, made once and brought up to date."""
+    key = (rules, jokers, discard, shared)
+    found = _SUIT_TABLES.get(key)
+    if found is None:
+        found = _SUIT_TABLES[key] = SuitTables(rules, jokers, discard, shared)
+    else:
+        found.refresh()
+    return found
 
 
 PureSummary = tuple[int, Witness, int, Witness, int]
