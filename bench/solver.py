@@ -23,6 +23,11 @@ same measured hands, as many as a time budget allows, in the same run; the solve
 that prefix are printed beside it, with the median of the per-hand time ratios. The brute-force
 reference (tests/reference_solver.py) stays in the tests as the judge of correctness.
 
+Build: the run says whether the solver it measures is compiled (mypyc, see setup.py) or pure
+Python. A compiled build is then measured again as pure Python in a fresh interpreter
+(``RUMMYHALL_PURE=1``, this script with --pure-classes: the same warm-up, the same hands), and
+both are printed side by side with the ratio.
+
 Memory: a fresh interpreter (this script with --memory) solves 100,000 random hands of the four
 classes in turn and prints its resident set size (VmRSS, and the peak VmHWM, from
 /proc/self/status) before and after, and the entries the solver's memos hold.

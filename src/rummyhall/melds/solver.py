@@ -263,7 +263,7 @@ _FIRST: Final = itemgetter(0)
 
 def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arrangement:
     """The exact best arrangement of ``hand`` with ``joker`` as the cut card (docs/melds.md)."""
-    prof = get_profile(profile)
+    prof = profile if isinstance(profile, Profile) else get_profile(profile)
     deal = _DEALS.get((joker.code, prof.name))
     if deal is None:
         deal = _DEALS[(joker.code, prof.name)] = _Deal(joker, prof)
@@ -286,19 +286,10 @@ def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
     groups, kinds, leftover, penalty, declarable, discard, two_point = sk
     last = {code: i for i, code in enumerate(sorted_codes)}  # the last copy not yet taken
     fresh = last.copy() if two_point else last
-
-    def places(codes: tuple[int, ...], last: dict[int, int]) -> tuple[int, ...]:
-        out = []
-        for code in codes:
-            i = last[code]
-            last[code] = i - 1
-            out.append(i)
-        return tuple(out)
-
-    placed_groups = tuple([places(group, last) for group in groups])
-    placed_discard = places((discard,), last)[0] if discard >= 0 else -1
-    placed_leftover = places(leftover, last)
-    placed_two = tuple([places(group, fresh) for group in two_point])
+    placed_groups = tuple([_places(group, last) for group in groups])
+    placed_discard = _places((discard,), last)[0] if discard >= 0 else -1
+    placed_leftover = _places(leftover, last)
+    placed_two = tuple([_places(group, fresh) for group in two_point])
     return (
         placed_groups,
         kinds,
@@ -312,6 +303,16 @@ def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
 
 _NEW: Final = object.__new__
 _SET: Final = object.__setattr__
+
+
+def _places(codes: tuple[int, ...], last: dict[int, int]) -> tuple[int, ...]:
+    """The places of ``codes``, each the last copy of its card not yet taken (``last``)."""
+    out = []
+    for code in codes:
+        i = last[code]
+        last[code] = i - 1
+        out.append(i)
+    return tuple(out)
 
 
 def _realise(placed: _Placed, ordered: list[Card]) -> Arrangement:
@@ -394,11 +395,16 @@ def _solve_melds(
     wilds = deal.wilds
     points = deal.points
     printed = sorted_codes.count(JOKER_CODE)
-    suits = [packed >> (_SLOT * s) & _SUIT_MASK for s in range(4)]  # packed counts (suits.pack)
+    # Each suit's packed counts (suits.pack), as small ints of their own: the hand packed in
+    # one int is too big for a machine word, every operation on it allocates.
+    suits = [0, 0, 0, 0]
+    for code in sorted_codes:
+        if code < JOKER_CODE:
+            suits[code // 13] += 1 << 2 * (code % 13)
     wild_masks = [0, 0, 0, 0]  # wild ranks held, bit r for rank r
     wild_total = printed  # printed jokers and wild cards
     for code in deal.natural_wild:
-        n = packed >> (_SLOT * (code // 13) + 2 * (code % 13)) & 3
+        n = suits[code // 13] >> 2 * (code % 13) & 3
         if n:
             wild_masks[code // 13] |= 2 << (code % 13)
             wild_total += n
@@ -423,7 +429,8 @@ def _solve_melds(
 
     # Step 2: is the requirement within reach? Sets and jokers never make a pure sequence.
     joker_tunnelas = printed // 3 if profile.printed_joker_tunnela else 0
-    reachable = sum(t[4] for t in summaries) + joker_tunnelas >= profile.min_pure_sequences
+    most_pure = summaries[0][4] + summaries[1][4] + summaries[2][4] + summaries[3][4]
+    reachable = most_pure + joker_tunnelas >= profile.min_pure_sequences
 
     best: _Best | None = None
     if reachable:
@@ -648,11 +655,9 @@ class _SetSearch:
         self.base = [self.tables.table(suits[s], wild_masks[s]) for s in range(4)]
         self.current = list(suits)  # while walking: the suits less the cards sets took
         self.taken = [0, 0, 0, 0]  # while walking: points of each suit's cards sets took
-        # Joined pairs of suits, keyed by the tables' ids; ``held`` keeps those tables alive for
-        # the search (the memos may drop them), so that no id is reused meanwhile.
-        self.pairs: dict[tuple[int, int], _Joined] = {}
-        self.capped: dict[tuple[int, int, int], tuple[list[_Pair], int]] = {}
-        self.held: list[SuitTable] = []
+        # Joined pairs of suits, found by the tables' identity (a search meets a handful).
+        self.pairs: list[tuple[SuitTable, SuitTable, _Joined]] = []
+        self.capped: list[tuple[SuitTable, SuitTable, int, list[_Pair], int]] = []
         self.without_sets: list[int] = []
         # budget -> each suit's least leftover with that many jokers, for the leaves' bound.
         self.base_least = [tuple(t[b][0][0] for t in self.base) for b in range(wild_total + 1)]
@@ -756,16 +761,16 @@ class _SetSearch:
         """Two suits joined with every joker the hand has, and grouped by state, short of
         :attr:`pair_cap` (nothing at or above it is ever looked at); memoised for the hand: set
         choices that leave two suits alone reuse their pair."""
-        key = (id(first), id(second))
-        found = self.pairs.get(key)
-        if found is None:
-            self.held += (first, second)
-            budget = self.wild_total
-            joined = _combine_pair(first[budget], second[budget], self.pair_cap, self.comb)
-            by_state: dict[int, list[_Pair]] = {}
-            for entry in joined:
-                by_state.setdefault(entry[2], []).append(entry)
-            found = self.pairs[key] = (joined, list(by_state.items()))
+        for known_first, known_second, found in self.pairs:  # a handful per hand
+            if known_first is first and known_second is second:
+                return found
+        budget = self.wild_total
+        joined = _combine_pair(first[budget], second[budget], self.pair_cap, self.comb)
+        by_state: dict[int, list[_Pair]] = {}
+        for entry in joined:
+            by_state.setdefault(entry[2], []).append(entry)
+        found = (joined, list(by_state.items()))
+        self.pairs.append((first, second, found))
         return found
 
     def _capped_pair(
@@ -774,14 +779,16 @@ class _SetSearch:
         """Two suits joined with ``budget`` jokers, without what scores ``cap`` or more (and
         more than 0); memoised with its cap (the limit only falls, so a pair stays good for
         the leaves after)."""
-        key = (id(first), id(second), budget)
-        found = self.capped.get(key)
-        if found is None or found[1] < cap:
-            self.held += (first, second)
-            joined = _combine_pair(first[budget], second[budget], cap, self.comb)
-            self.capped[key] = (joined, cap)
-            return joined
-        return found[0]
+        capped = self.capped
+        for i, (known_first, known_second, known_budget, joined, known_cap) in enumerate(capped):
+            if known_first is first and known_second is second and known_budget == budget:
+                if known_cap >= cap:
+                    return joined
+                del capped[i]
+                break
+        joined = _combine_pair(first[budget], second[budget], cap, self.comb)
+        capped.append((first, second, budget, joined, cap))
+        return joined
 
     def _without_sets_all(self) -> list[int]:
         """For every number of jokers sets may take, the least leftover meeting the requirement
@@ -964,7 +971,7 @@ class _SetSearch:
             for s, cards, lost in take:
                 current[s] += cards
                 taken[s] -= lost
-            laid[:] = laid_here
+            laid[0], laid[1], laid[2], laid[3] = laid_here
 
 
 def _build_unmet(
@@ -1056,7 +1063,9 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
         # Deal each suit's cards round the sets, fullest suits first, so no set repeats a suit.
         members: list[list[int]] = [[] for _ in sizes]
         slot = 0
-        for s in sorted(range(4), key=lambda s: -choice.take[s]):
+        take = choice.take
+        # Fullest suits first, ties in suit order (a stable sort by count, descending).
+        for s in sorted(range(4), key=take.__getitem__, reverse=True):
             for _ in range(choice.take[s]):
                 members[slot % len(members)].append(s * 13 + r - 1)
                 slot += 1
@@ -1087,9 +1096,15 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
     leftover.extend(jokers)
     groups: list[tuple[int, ...]] = []
     kinds: list[Kind] = []
-    for group, is_pure in sorted(zip(seqs, pure, strict=True), key=lambda gp: not gp[1]):
-        groups.append(tuple(group))
-        kinds.append(Kind.PURE_SEQUENCE if is_pure else Kind.IMPURE_SEQUENCE)
+    # Pure sequences first, each kind in its order.
+    for group, is_pure in zip(seqs, pure, strict=True):
+        if is_pure:
+            groups.append(tuple(group))
+            kinds.append(Kind.PURE_SEQUENCE)
+    for group, is_pure in zip(seqs, pure, strict=True):
+        if not is_pure:
+            groups.append(tuple(group))
+            kinds.append(Kind.IMPURE_SEQUENCE)
     for triple in tunnelas:
         groups.append(triple)
         kinds.append(Kind.TUNNELA)

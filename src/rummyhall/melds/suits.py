@@ -103,6 +103,11 @@ def pack_meld(kind: str, start: int, length: int, mask: int) -> int:
     return _KINDS.index(kind) | start << 2 | length << 6 | mask << 9
 
 
+DISCARD_MELD: Final = pack_meld("D", 0, 0, 0)
+TRIPLE_MELD: Final = pack_meld("T", 0, 3, 0)
+"""A discard and a tunnela packed, less their position (``| position << 2`` adds it)."""
+
+
 def melds(witness: Witness) -> list[Meld]:
     out: list[Meld] = []
     while witness:
@@ -204,10 +209,17 @@ def _pareto(
     good (``leq``), the same discard, an absorber if it has one, and no more jokers. In Marriage
     a spare joker must be melded somewhere, so fewer jokers only wins with an absorber to put the
     rest in. (A better state is a larger number too, so it sorts first among equals.)"""
-    options.sort(key=lambda o: (o[0], o[1], -o[4], -o[2]))
+    # Sorted by (leftover, jokers, -absorber, -state), ties in their order: one int per option
+    # holds those and its place (a sort of plain ints, no key function called per option).
+    keys = [
+        ((((o[0] << 8 | o[1] + 128) << 1 | 1 - o[4]) << 5 | 31 - o[2]) << 16) + i
+        for i, o in enumerate(options)
+    ]
+    keys.sort()
     kept: tuple[list[Option], list[Option]] = ([], [])
     out: list[Option] = []
-    for o in options:
+    for key in keys:
+        o = options[key & 0xFFFF]
         _, j, st, d, ab, _ = o
         beaten_by = leq[st]
         for k in kept[d]:  # kept ones have no more leftover
@@ -305,7 +317,7 @@ class SuitSolver:
         # A solver for more jokers whose results serve too, less what takes more than jmax.
         self.fallback: SuitSolver | None = None
         self.tables: Memo[tuple[int, int], SuitTable] = Memo(SUIT_MEMOS)
-        self._windows: dict[tuple[int, int], tuple[Window, ...]] = {}
+        self._windows: dict[int, tuple[Window, ...]] = {}  # by low << 10 | ahead
         self._triple = meld_state(rules, True, 3, tunnela=True) if rules.triple else 0
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
@@ -334,8 +346,10 @@ class SuitSolver:
         for o in ordered:
             most = max(most, o[1])
         result = tuple(
-            ordered if budget >= most else tuple(o for o in ordered if o[JOKERS] <= budget)
-            for budget in range(self.jmax + 1)
+            [
+                ordered if budget >= most else tuple([o for o in ordered if o[1] <= budget])
+                for budget in range(self.jmax + 1)
+            ]
         )
         self.tables.put(key, result)
         return result
@@ -354,7 +368,7 @@ class SuitSolver:
             cached = self.fallback._memo.get(key)
             if cached is not None:
                 jmax = self.jmax
-                result = tuple(o for o in cached if o[1] <= jmax)
+                result = tuple([o for o in cached if o[1] <= jmax])
                 memo.put(key, result)
                 return result
         if not vec:
@@ -399,7 +413,7 @@ class SuitSolver:
                 for lo, j, st, d, ab, w in sub
             }
             if self.discard:
-                meld = pack_meld("D", low, 0, 0)
+                meld = DISCARD_MELD | low << 2  # pack_meld("D", low, 0, 0)
                 for lo, j, st, d, ab, w in sub:
                     if not d:
                         k = (st << 3 | 2 | ab) << 8 | (j + 64)
@@ -407,13 +421,13 @@ class SuitSolver:
                         if old is None or lo < old[0]:
                             best[k] = (lo, j, st, 1, ab, w << 15 | meld)
         ahead = ((vec | vec >> 1) & LOW_BITS) >> (shift + 2) & 0x3FF
-        wkey = (low, ahead)
+        wkey = low << 10 | ahead
         windows = self._windows.get(wkey)
         if windows is None:
             windows = self._windows[wkey] = _make_windows(low, ahead, self.rules)
         moves: list[tuple[int, int, int, int, int]] = list(windows)
         if self._triple and (vec >> shift) & 3 >= 3:
-            moves.append((3 * one, 0, self._triple, 0, pack_meld("T", low, 3, 0)))
+            moves.append((3 * one, 0, self._triple, 0, TRIPLE_MELD | low << 2))
         for used, dj, dstate, dab, meld in moves:
             room = jmax - dj
             if room < 0:
@@ -477,7 +491,7 @@ class SuitSolver:
                 if not (vec >> shift) & 3:
                     continue
                 ahead = ((vec | vec >> 1) & LOW_BITS) >> (shift + 2) & 0x3FF
-                wkey = (low, ahead)
+                wkey = low << 10 | ahead
                 windows = self._windows.get(wkey)
                 if windows is None:
                     windows = self._windows[wkey] = _make_windows(low, ahead, rules)
