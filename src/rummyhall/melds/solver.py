@@ -19,7 +19,7 @@ Everything is keyed by card counts; per-suit tables and whole results are memois
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heapreplace
 from itertools import product
@@ -45,6 +45,7 @@ from rummyhall.melds.suits import (
     Witness,
     combine_table,
     discard_position,
+    lays_pure,
     melds,
     pure_count,
     pure_tables,
@@ -222,25 +223,12 @@ JOKER_BOUND: Final = 4
 hand with no more wild cards (a hand filters out what it cannot afford); a hand with more builds
 larger ones. Big suits get tables for the hand's own wild cards (see suits.SuitTables)."""
 
-_SLOT: Final = 32
-"""Bits per suit where a whole hand is packed into one int: a suit's packed counts (suits.pack)
-at bit ``_SLOT * suit``, its 14 positions and two empty ones above, so that runs of held
-positions never reach into the next suit."""
-_HAND_BITS: Final = (
-    *(1 << (_SLOT * (code // 13) + 2 * (code % 13)) for code in range(JOKER_CODE)),
-    0,
-)
-"""A card's place in the packed hand (the printed joker has none)."""
-_LOW: Final = sum(LOW_BITS << (_SLOT * s) for s in range(4))
-_ACES: Final = sum(1 << (_SLOT * s) for s in range(4))
-_SUIT_MASK: Final = (1 << _SLOT) - 1
-
 
 class _Deal:
     """What a cut card fixes for one profile, shared by every hand dealt with it: the wild cards,
-    and per card code its points (0 for a wild card) and its place in the packed hand if wild."""
+    and per card code its points (0 for a wild card)."""
 
-    __slots__ = ("key", "natural_wild", "points", "wild_places", "wilds")
+    __slots__ = ("key", "natural_wild", "points", "wilds")
 
     def __init__(self, cut: Card, profile: Profile) -> None:
         self.wilds = Wilds.of(cut, profile)
@@ -249,7 +237,6 @@ class _Deal:
         # Results depend on the wild cards: the cut card's rank, or in Marriage the card itself.
         self.key = (profile.name, cut.code if profile.value_jokers else self.wilds.wild_rank)
         self.points = tuple(0 if c in wild else CODE_POINTS[c] for c in range(JOKER_CODE + 1))
-        self.wild_places = tuple(_HAND_BITS[c] if c in wild else 0 for c in range(JOKER_CODE + 1))
 
 
 _DEALS: dict[tuple[int, str], _Deal] = {}
@@ -335,11 +322,6 @@ def _realise(placed: _Placed, ordered: list[Card]) -> Arrangement:
     return result
 
 
-def _one(codes: tuple[int, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
-    """What ``itemgetter(*codes)`` would be if it returned a tuple for one code (or none)."""
-    return lambda values: tuple([values[code] for code in codes])
-
-
 def _dearest(codes: list[int], points: tuple[int, ...]) -> int:
     """The first card in ``codes`` worth the most (``max`` with a key, without a call per card)."""
     best, top = codes[0], points[codes[0]]
@@ -357,27 +339,27 @@ def _solve(
     discard_mode: bool,
 ) -> _Placed:
     """The result of the hand ``codes`` (in the caller's order; ``sorted_codes`` sorted)."""
-    # The whole hand at once (_SLOT), through C-level sums: the first step on every hand. (An
-    # itemgetter of the hand's codes looks them all up in one call; a map over a tuple's
-    # __getitem__ calls a method wrapper per card, which costs more than the rest of this.)
-    cards_of = itemgetter(*sorted_codes) if len(sorted_codes) > 1 else _one(sorted_codes)
-    packed = sum(cards_of(_HAND_BITS))
-    wild_packed = sum(cards_of(deal.wild_places))
+    # Each suit's counts packed (suits.pack) as an int of its own: small ints, which compiled
+    # code keeps in machine words (the whole hand in one int would allocate at every step).
     points = deal.points
-    total_points = sum(cards_of(points))
-    held = (packed | packed >> 1) & _LOW
-    held |= (held & _ACES) << 26  # aces play high too
-    if (
-        not profile.dublees
-        and not held & held >> 2 & held >> 4
-        and not (profile.identical_triple_pure and packed & packed >> 1 & _LOW)
-    ):
-        # Most random hands: no suit lays a pure sequence (suits.lays_pure), so nothing melds
-        # (and there are no special shapes).
-        return _nothing_melds(
-            codes, sorted_codes, deal, profile, discard_mode, total_points, packed, wild_packed
-        )
-    return _solve_melds(codes, sorted_codes, deal, profile, discard_mode, total_points, packed)
+    suits = [0, 0, 0, 0]
+    total_points = 0
+    for code in sorted_codes:
+        total_points += points[code]
+        if code < JOKER_CODE:
+            suits[code // 13] += 1 << 2 * (code % 13)
+    if not profile.dublees:
+        triple = profile.identical_triple_pure
+        for vec in suits:
+            if lays_pure(vec, triple):
+                break
+        else:
+            # Most random hands: no suit lays a pure sequence, so nothing melds (and there are
+            # no special shapes).
+            return _nothing_melds(
+                codes, sorted_codes, deal, profile, discard_mode, total_points, suits
+            )
+    return _solve_melds(codes, sorted_codes, deal, profile, discard_mode, total_points, suits)
 
 
 def _solve_melds(
@@ -387,20 +369,15 @@ def _solve_melds(
     profile: Profile,
     discard_mode: bool,
     total_points: int,
-    packed: int,
+    suits: list[int],
 ) -> _Placed:
     """:func:`_solve` through the tables: the score with the requirement missed, and if it is
-    within reach, the search for the best arrangement that meets it."""
+    within reach, the search for the best arrangement that meets it. ``suits``: each suit's
+    packed counts (suits.pack)."""
     rules = _rules(profile)
     wilds = deal.wilds
     points = deal.points
     printed = sorted_codes.count(JOKER_CODE)
-    # Each suit's packed counts (suits.pack), as small ints of their own: the hand packed in
-    # one int is too big for a machine word, every operation on it allocates.
-    suits = [0, 0, 0, 0]
-    for code in sorted_codes:
-        if code < JOKER_CODE:
-            suits[code // 13] += 1 << 2 * (code % 13)
     wild_masks = [0, 0, 0, 0]  # wild ranks held, bit r for rank r
     wild_total = printed  # printed jokers and wild cards
     for code in deal.natural_wild:
@@ -452,8 +429,7 @@ def _nothing_melds(
     profile: Profile,
     discard_mode: bool,
     total_points: int,
-    packed: int,
-    wild_packed: int,
+    suits: list[int],
 ) -> _Placed:
     """What :func:`_build_unmet` makes of a hand whose suits lay no pure sequence, without the
     pure tables: every card is left over, less the discard: the first dearest card in the
@@ -466,12 +442,18 @@ def _nothing_melds(
         discard = _dearest(codes, points)
         top = points[discard]
         if top and profile.unmet != "all_count":
-            wild = (wild_packed | wild_packed >> 1) & _LOW  # the wild cards' positions
-            worth = (packed | packed >> 1) & _WORTH[top] & ~wild
-            s = ((worth & -worth).bit_length() - 1) // _SLOT
-            suit_wild = wild >> (_SLOT * s) & _SUIT_MASK
-            position = discard_position(packed >> (_SLOT * s) & _SUIT_MASK, suit_wild, top)
-            discard = 13 * s + position - 1
+            # The first suit holding a non-wild card worth ``top``, and the card its pure
+            # table would discard.
+            wild = [0, 0, 0, 0]  # the wild cards' positions in each suit
+            for code in deal.natural_wild:
+                s = code // 13
+                if suits[s] >> 2 * (code % 13) & 3:
+                    wild[s] |= 1 << 2 * (code % 13)
+            worth = _SUIT_WORTH[top]
+            s = 0
+            while not (suits[s] | suits[s] >> 1) & worth & ~wild[s]:
+                s += 1
+            discard = 13 * s + discard_position(suits[s], wild[s], top) - 1
         elif not top:
             discard = next(c for c in sorted_codes if c in deal.wilds.codes)
         penalty -= top
@@ -486,10 +468,8 @@ def _nothing_melds(
     return ((), (), leftover, min(penalty, profile.cap), False, place, ())
 
 
-_WORTH: Final = {
-    value: sum(worth(value) << (_SLOT * s) for s in range(4)) for value in set(CODE_POINTS)
-}
-"""The places in a packed hand of the cards worth so many points (suits.worth in each suit)."""
+_SUIT_WORTH: Final = {value: worth(value) for value in set(CODE_POINTS)}
+"""The places in a packed suit of the cards worth so many points (suits.worth)."""
 
 
 def _best_pure(
