@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from heapq import heappop, heapreplace
 from itertools import product
 from operator import attrgetter, itemgetter
@@ -288,10 +288,6 @@ def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
     )
 
 
-_NEW: Final = object.__new__
-_SET: Final = object.__setattr__
-
-
 def _places(codes: tuple[int, ...], last: dict[int, int]) -> tuple[int, ...]:
     """The places of ``codes``, each the last copy of its card not yet taken (``last``)."""
     out = []
@@ -302,23 +298,25 @@ def _places(codes: tuple[int, ...], last: dict[int, int]) -> tuple[int, ...]:
     return tuple(out)
 
 
+_NEW: Final = object.__new__
+# The slots' own setters, what the frozen dataclass's __init__ reaches through object.__setattr__
+# by name (its interpreted frame costs about as much as the rest of a hand that melds nothing).
+_SET_GROUPS, _SET_LEFTOVER, _SET_PENALTY, _SET_DECLARABLE, _SET_KINDS, _SET_DISCARD, _SET_TWO = (
+    getattr(Arrangement, field.name).__set__ for field in fields(Arrangement)
+)
+
+
 def _realise(placed: _Placed, ordered: list[Card]) -> Arrangement:
     """Hand the caller its own physical cards back (``ordered``: the hand sorted by code)."""
     groups, kinds, leftover, penalty, declarable, discard, two_point = placed
-    # What the frozen dataclass's __init__ does, field by field, without its interpreted frame
-    # (it costs about as much as the rest of a hand that melds nothing).
-    result = _NEW(Arrangement)
-    _SET(result, "groups", [[ordered[i] for i in group] for group in groups])
-    _SET(result, "leftover", [ordered[i] for i in leftover])
-    _SET(result, "penalty", penalty)
-    _SET(result, "declarable", declarable)
-    _SET(result, "kinds", [_KIND[kind] for kind in kinds])
-    _SET(result, "discard", ordered[discard] if discard >= 0 else None)
-    _SET(
-        result,
-        "two_point_groups",
-        [[ordered[i] for i in group] for group in two_point] if two_point else None,
-    )
+    result: Arrangement = _NEW(Arrangement)
+    _SET_GROUPS(result, [[ordered[i] for i in group] for group in groups])
+    _SET_LEFTOVER(result, [ordered[i] for i in leftover])
+    _SET_PENALTY(result, penalty)
+    _SET_DECLARABLE(result, declarable)
+    _SET_KINDS(result, [_KIND[kind] for kind in kinds])
+    _SET_DISCARD(result, ordered[discard] if discard >= 0 else None)
+    _SET_TWO(result, [[ordered[i] for i in group] for group in two_point] if two_point else None)
     return result
 
 
