@@ -19,7 +19,7 @@ Everything is keyed by card counts; per-suit tables and whole results are memois
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from heapq import heappop, heapreplace
 from itertools import product
@@ -778,15 +778,39 @@ class _SetSearch:
         no leaf could use it: whatever sets take, the bound is hopeless (the limit only falls)."""
         most = self.wild_total
         least = [_NO_LIMIT] * (most + 1)
-        stop = [self.limit + self.open_points[0]]  # read by the join as it falls
-        left = self._pair(self.base[0], self.base[1])
-        right = self._pair(self.base[2], self.base[3])
-        for lo, _, _, _, _, spare in self._join(left[0], right, 0, stop):
-            for j in range(min(spare, most) + 1):
-                least[j] = min(least[j], lo)
-            if spare >= most:
-                stop[0] = lo
-        return [min(lo, stop[0]) for lo in least]
+        stop = self.limit + self.open_points[0]
+        left = self._pair(self.base[0], self.base[1])[0]
+        entries_right, right_states = self._pair(self.base[2], self.base[3])
+        if not left or not entries_right:
+            return [min(lo, stop) for lo in least]
+        # The join of the two pairs (see _leaf), written out: a generator costs an object, and
+        # a tuple for each entry, where the loops cost next to nothing.
+        least_right = entries_right[0][0]
+        discard_mode = self.discard_mode
+        for t, _, met_with in self.joker_tunnelas:
+            room = self.printed - 3 * t
+            for a in left:
+                lo_a, j_a, st_a, d_a = a[0], a[1], a[2], a[3]
+                lo = lo_a + least_right
+                if lo > 0 and lo >= stop:
+                    break
+                meets = met_with[st_a]
+                room_a = room - j_a
+                for st_b, entries in right_states:
+                    if not meets[st_b]:
+                        continue
+                    for b in entries:
+                        lo = lo_a + b[0]
+                        if lo > 0 and lo >= stop:
+                            break
+                        d = d_a + b[3]
+                        spare = room_a - b[1] - (discard_mode and d == 0)
+                        if spare >= 0 and d < 2:
+                            for j in range(min(spare, most) + 1):
+                                least[j] = min(least[j], lo)
+                            if spare >= most:
+                                stop = lo
+        return [min(lo, stop) for lo in least]
 
     def _leaf(
         self,
@@ -818,47 +842,23 @@ class _SetSearch:
             left = self._capped_pair(first, second, budget, self.limit - right[0][0][0])
         else:
             left = self._pair(first, second)[0]
-        marriage = self.rules.marriage
-        stop = [self.limit]
-        for lo, a, b, t, st, spare in self._join(left, right, set_jokers, stop):
-            declarable = lo == 0 and (
-                not marriage
-                or spare == 0
-                or (a[4] | b[4]) == 1
-                or st == 9
-                or extra >> spare & 1 == 1
-            )
-            cur = self.best
-            if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
-                by_order = (a[5], a[6], b[5], b[6])
-                picks = tuple(by_order[order.index(s)] for s in range(4))
-                discard_joker = self.discard_mode and not (a[3] + b[3])
-                self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
-                self.limit = stop[0] = min(self.limit, lo)
-                if declarable:
-                    return
-
-    def _join(
-        self, left: list[_Pair], right: _Joined, set_jokers: int, stop: list[int]
-    ) -> Iterator[tuple[int, _Pair, _Pair, int, int, int]]:
-        """Pairs of entries of two joined pairs of suits (with t tunnelas of printed jokers) that
-        meet the requirement and can stand, as (leftover, left, right, t, state, spare jokers),
-        fewest leftover first within each left entry, short of ``stop[0]`` (or 0; the caller
-        may lower it as its best improves). An entry stands with jokers enough and one discard
-        when the hand has one more card than it keeps; a discard no suit holds is a spare
-        joker."""
         entries_right, right_states = right
         if not left or not entries_right:
             return
+        # The join of the two pairs (with t tunnelas of printed jokers): the entries that meet
+        # the requirement and can stand, fewest leftover first within each left entry, short
+        # of the limit (or 0), which falls as the best improves. An entry stands with jokers
+        # enough and one discard when the hand has one more card than it keeps; a discard no
+        # suit holds is a spare joker.
+        marriage = self.rules.marriage
         least_right = entries_right[0][0]
-        comb = self.comb
-        discard_mode = self.discard_mode
+        comb, discard_mode = self.comb, self.discard_mode
         for t, t_state, met_with in self.joker_tunnelas:
             room = self.printed - set_jokers - 3 * t
             for a in left:
                 lo_a, j_a, st_a, d_a = a[0], a[1], a[2], a[3]
                 lo = lo_a + least_right
-                if lo > 0 and lo >= stop[0]:
+                if lo > 0 and lo >= self.limit:
                     break
                 meets = met_with[st_a]
                 room_a = room - j_a
@@ -868,13 +868,29 @@ class _SetSearch:
                     st = comb[comb[st_a][st_b]][t_state]
                     for b in entries:
                         lo = lo_a + b[0]
-                        if lo > 0 and lo >= stop[0]:
+                        if lo > 0 and lo >= self.limit:
                             break
                         # Tables without a discard have no entry holding one.
                         d = d_a + b[3]
                         spare = room_a - b[1] - (discard_mode and d == 0)
-                        if spare >= 0 and d < 2:
-                            yield lo, a, b, t, st, spare
+                        if spare < 0 or d > 1:
+                            continue
+                        declarable = lo == 0 and (
+                            not marriage
+                            or spare == 0
+                            or (a[4] | b[4]) == 1
+                            or st == 9
+                            or extra >> spare & 1 == 1
+                        )
+                        cur = self.best
+                        if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
+                            by_order = (a[5], a[6], b[5], b[6])
+                            picks = tuple([by_order[order.index(s)] for s in range(4)])
+                            discard_joker = discard_mode and not (a[3] + b[3])
+                            self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
+                            self.limit = min(self.limit, lo)
+                            if declarable:
+                                return
 
     def _walk(
         self,
