@@ -166,14 +166,14 @@ def _set_choices(have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_S
 # A set choice for the walk: (choice, (suit, its cards as a packed count, their points) for each
 # suit it takes from, the points it takes).
 _SetMove = tuple[_SetChoice, tuple[tuple[int, int, int], ...], int]
-_SET_MOVES: Final[Memo[tuple[int, tuple[int, ...], int, str], tuple[_SetMove, ...]]] = Memo(
-    SUIT_MEMOS
-)
+_SET_MOVES: Final[Memo[int, tuple[_SetMove, ...]]] = Memo(SUIT_MEMOS)
 
 
 def _set_moves(r: int, have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_SetMove, ...]:
-    """:func:`_set_choices` at rank ``r``, as the walk applies them (memoised)."""
-    key = (r, have, pool, profile.name)
+    """:func:`_set_choices` at rank ``r``, as the walk applies them (memoised, on an int: the
+    profile counts only through whether sets must make room for spare jokers)."""
+    held = have[0] | have[1] << 2 | have[2] << 4 | have[3] << 6  # at most 3 copies a suit
+    key = ((r << 8 | held) << 8 | pool) << 1 | (profile.min_pure_sequences >= 3)
     found = _SET_MOVES.get(key)
     if found is None:
         one, points = 1 << (2 * r - 2), POINTS[r - 1]
@@ -655,7 +655,12 @@ class _SetSearch:
             top = ranks.bit_length() - 1
             ranks ^= 1 << top
             r = top // 2 + 1
-            have = tuple(count_at(suits[s], r) if held[s] >> top & 1 else 0 for s in range(4))
+            have = (
+                count_at(suits[0], r) if h0 >> top & 1 else 0,
+                count_at(suits[1], r) if h1 >> top & 1 else 0,
+                count_at(suits[2], r) if h2 >> top & 1 else 0,
+                count_at(suits[3], r) if h3 >> top & 1 else 0,
+            )
             moves = _set_moves(r, have, wild_total, profile)
             if len(moves) > 1:
                 self.set_ranks.append((r, moves))

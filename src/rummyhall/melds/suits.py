@@ -316,14 +316,14 @@ class SuitSolver:
         self._memo: Memo[int, tuple[Option, ...]] = Memo(SUIT_MEMOS)
         # A solver for more jokers whose results serve too, less what takes more than jmax.
         self.fallback: SuitSolver | None = None
-        self.tables: Memo[tuple[int, int], SuitTable] = Memo(SUIT_MEMOS)
+        self.tables: Memo[int, SuitTable] = Memo(SUIT_MEMOS)
         self._windows: dict[int, tuple[Window, ...]] = {}  # by low << 10 | ahead
         self._triple = meld_state(rules, True, 3, tunnela=True) if rules.triple else 0
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
         """Options for a suit given its packed counts by rank (aces at position 1) and the mask of
         its wild ranks (bit r). Every choice of how many aces play high is considered."""
-        key = (ranks, wild_ranks)
+        key = ranks << 14 | wild_ranks  # wild_ranks: bits 1..13
         cached = self.tables.get(key)
         if cached is not None:
             return cached
@@ -551,7 +551,7 @@ class SuitTables:
             # Most of what a big suit leaves after its lowest cards is small, and solved already.
             self._exact.fallback = self._shared
         self._known = 0
-        self._others: list[Memo[tuple[int, int], SuitTable]] = []
+        self._others: list[Memo[int, SuitTable]] = []
         self.refresh()
 
     def refresh(self) -> None:
@@ -567,7 +567,7 @@ class SuitTables:
             ]
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
-        key = (ranks, wild_ranks)
+        key = ranks << 14 | wild_ranks  # wild_ranks: bits 1..13
         found = self._shared.tables.get(key)
         if found is not None:
             return found
@@ -610,10 +610,10 @@ class PureTables:
         self._triple = triple
         self._discard = discard
         self._solver = SuitSolver(rules, 0, discard)
-        self._tables: Memo[tuple[int, int], PureSummary] = Memo(SUIT_MEMOS)
+        self._tables: Memo[int, PureSummary] = Memo(SUIT_MEMOS)
 
     def table(self, ranks: int, wild_ranks: int) -> PureSummary:
-        key = (ranks, wild_ranks)
+        key = ranks << 14 | wild_ranks  # wild_ranks: bits 1..13
         cached = self._tables.get(key)
         if cached is not None:
             return cached
