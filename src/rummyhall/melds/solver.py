@@ -254,15 +254,23 @@ def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arr
     deal = _DEALS.get((joker.code, prof.name))
     if deal is None:
         deal = _DEALS[(joker.code, prof.name)] = _Deal(joker, prof)
-    ordered = sorted(hand, key=_CODE)
-    sorted_codes = tuple([card.code for card in ordered])
-    discard_mode = len(hand) == prof.hand_size + 1
+    codes = [card.code for card in hand]
+    if len(codes) < 256:
+        # The hand sorted by code, copies in the caller's order (a stable sort), as one sort of
+        # plain ints (code and place) rather than a key read off each card.
+        order = sorted([code << 8 | i for i, code in enumerate(codes)])
+        ordered = [hand[i & 255] for i in order]
+        sorted_codes = tuple([i >> 8 for i in order])
+    else:
+        ordered = sorted(hand, key=_CODE)
+        sorted_codes = tuple([card.code for card in ordered])
+    discard_mode = len(codes) == prof.hand_size + 1
     key = (deal.key, discard_mode, sorted_codes)
     placed = _RESULTS.get(key)
     if placed is None:
         # The solver reads the hand in the caller's order (vengala's discard when nothing melds
         # is the first dearest card): the same multiset may come in another order later.
-        placed = _solve([card.code for card in hand], sorted_codes, deal, prof, discard_mode)
+        placed = _solve(codes, sorted_codes, deal, prof, discard_mode)
         _RESULTS.put(key, placed)
     return _realise(placed, ordered)
 
@@ -461,8 +469,8 @@ def _nothing_melds(
         leftover = tuple([i for i in range(n) if i != place])
     else:
         # The leftover takes the last copy not yet taken, as _placed does: copies in reverse.
-        rest = [i for i in range(n) if i != place]
-        leftover = tuple(sorted(rest, key=lambda i: (sorted_codes[i], -i)))
+        rest = [(sorted_codes[i], -i) for i in range(n) if i != place]
+        leftover = tuple([-i for _, i in sorted(rest)])
     return ((), (), leftover, min(penalty, profile.cap), False, place, ())
 
 
