@@ -209,6 +209,8 @@ def _pareto(
     good (``leq``), the same discard, an absorber if it has one, and no more jokers. In Marriage
     a spare joker must be melded somewhere, so fewer jokers only wins with an absorber to put the
     rest in. (A better state is a larger number too, so it sorts first among equals.)"""
+    if len(options) < 2:
+        return tuple(options)
     # Sorted by (leftover, jokers, -absorber, -state), ties in their order: one int per option
     # holds those and its place (a sort of plain ints, no key function called per option).
     keys = [
@@ -335,13 +337,19 @@ class SuitSolver:
             wild |= 1 << (2 * bit.bit_length() - 4)
             wild_ranks ^= bit
         wild |= (wild & 1) << 26
-        options: list[Option] = []
-        for high in range(aces + 1):
-            vec = ranks - high + (high << 26)
-            options.extend(self._search(vec, wild & (vec | vec >> 1)))
+        if aces:
+            options: list[Option] = []
+            for high in range(aces + 1):
+                vec = ranks - high + (high << 26)
+                options.extend(self._search(vec, wild & (vec | vec >> 1)))
+            found = _pareto(options, self._leq, self.rules.marriage)
+        else:
+            # One search, whose options the Pareto filter has kept already (it keeps them all
+            # and in their order a second time).
+            found = self._search(ranks, wild & (ranks | ranks >> 1))
         # No two options left share their first five fields (the Pareto filter keeps one of
         # such twins), so sorting whole tuples is sorting by those and never compares witnesses.
-        ordered = tuple(sorted(_pareto(options, self._leq, self.rules.marriage)))
+        ordered = tuple(sorted(found))
         most = 0
         for o in ordered:
             most = max(most, o[1])
