@@ -128,6 +128,8 @@ def test_the_build_is_compiled_in_ci() -> None:
     must be what the tests exercise there. A pure build elsewhere is allowed, and said."""
     if os.environ.get("CI") == "true":
         assert native.compiled(), "CI must test the compiled solver (see setup.py's messages)"
+    elif native.pure_requested():
+        pytest.skip(f"{native.PURE_SWITCH}=1: this process runs the pure modules")
     elif not native.compiled():
         pytest.skip("this build is pure Python (no compiler when it was installed)")
 
