@@ -6,7 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck unit bench soak clean lock audit-deps
 
-$(STAMP): pyproject.toml
+# setup.py compiles the solver's hot modules in place (mypyc): an edit to one of them rebuilds.
+COMPILED := $(shell sed -n 's/^COMPILED = \[\(.*\)\]$$/\1/p' setup.py | tr -d '",')
+
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'

@@ -23,6 +23,11 @@ same measured hands, as many as a time budget allows, in the same run; the solve
 that prefix are printed beside it, with the median of the per-hand time ratios. The brute-force
 reference (tests/reference_solver.py) stays in the tests as the judge of correctness.
 
+Build: the run says whether the solver it measures is compiled (mypyc, see setup.py) or pure
+Python. A compiled build is then measured again as pure Python in a fresh interpreter
+(``RUMMYHALL_PURE=1``, this script with --pure-classes: the same warm-up, the same hands), and
+both are printed side by side with the ratio.
+
 Memory: a fresh interpreter (this script with --memory) solves 100,000 random hands of the four
 classes in turn and prints its resident set size (VmRSS, and the peak VmHWM, from
 /proc/self/status) before and after, and the entries the solver's memos hold.
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import random
 import statistics
@@ -43,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rummyhall.cards import JOKER, Card, shoe
-from rummyhall.melds import arrange, hint
+from rummyhall.melds import arrange, hint, native
 from rummyhall.melds.solver import RESULT_MEMOS
 from rummyhall.melds.suits import SUIT_MEMOS, Budget
 
@@ -238,37 +244,34 @@ def memo_entries(budget: Budget) -> int:
     return sum(len(memo) for memo in budget.memos)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer hands (a smoke run)")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--memory", type=int, metavar="HANDS", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.memory:
-        memory_run(args.memory, args.seed)
-        return 0
-    scale = 0.1 if args.quick else 1.0
+def build() -> str:
+    """The build being measured: compiled (mypyc) or pure Python (rummyhall.melds.native)."""
+    if native.compiled():
+        return "compiled (mypyc)"
+    why = f"{native.PURE_SWITCH}=1" if native.pure_requested() else "no compiled build installed"
+    return f"pure Python ({why})"
 
-    print("arrange() benchmark: one core; times in microseconds (us) or ms")
-    print(
-        f"python {sys.version.split()[0]}, seed {args.seed}, quick={args.quick},"
-        f" load average {os.getloadavg()[0]:.2f} at the start\n"
-    )
-    header = f"{'class':<28} {'hands':>6} {'median':>10} {'p99':>10} {'max':>10}  target"
-    print(header)
-    print("-" * len(header))
+
+def measure_classes(
+    scale: float, seed: int, *, baseline: bool, report: Callable[[str], None]
+) -> tuple[dict[str, list[float]], list[str], int]:
+    """Every class, warmed up then measured as the module's docstring says: the times of each
+    class (by its label), the baseline's lines (when ``baseline``) and the targets not met.
+    ``report`` gets each class's line as soon as it is measured."""
     failures = 0
     baseline_lines = []
+    measured: dict[str, list[float]] = {}
     for size, decks, jokers, profile, warm, count, dense_count in CLASSES:
-        rng = random.Random(args.seed * 100 + size)
-        warm_rng = random.Random(args.seed * 100 + size + 50)
+        rng = random.Random(seed * 100 + size)
+        warm_rng = random.Random(seed * 100 + size + 50)
         warm_random = random_hands(warm_rng, size, decks, jokers, int(warm * scale))
         warm_dense = dense_hands(warm_rng, size, decks, jokers, int(dense_count * scale))
         for hand, cut in warm_random + warm_dense:
             arrange(hand, joker=cut, profile=profile)
-        # The baseline's memo gets a warm-up too, as long as a budget allows.
-        baseline_all(warm_random, profile, 5 * scale + 1)
-        baseline_all(warm_dense, profile, 5 * scale + 1)
+        if baseline:
+            # The baseline's memo gets a warm-up too, as long as a budget allows.
+            baseline_all(warm_random, profile, 5 * scale + 1)
+            baseline_all(warm_dense, profile, 5 * scale + 1)
         gc.collect()
 
         random_set = random_hands(rng, size, decks, jokers, int(count * scale))
@@ -278,12 +281,67 @@ def main(argv: Sequence[str] | None = None) -> int:
             target = TARGETS[(kind, size)]
             ok = target.met(times)
             failures += not ok
-            print(
-                f"{f'{kind} {size} ({profile})':<28} {len(times):>6} {figures(times)}"
+            label = f"{kind} {size} ({profile})"
+            measured[label] = times
+            report(
+                f"{label:<28} {len(times):>6} {figures(times)}"
                 f"  {target} {'met' if ok else 'NOT MET'}"
             )
-            base = baseline_all(hands, profile, 20 * scale + 2)
-            baseline_lines.append(baseline_line(f"{kind} {size}", times, base))
+            if baseline:
+                base = baseline_all(hands, profile, 20 * scale + 2)
+                baseline_lines.append(baseline_line(f"{kind} {size}", times, base))
+    return measured, baseline_lines, failures
+
+
+def pure_figures(quick: bool, seed: int) -> dict[str, list[float]]:
+    """The same classes measured on the pure modules, in a fresh interpreter
+    (``RUMMYHALL_PURE=1``): the same warm-up, the same hands; each class's times."""
+    command = [sys.executable, __file__, "--pure-classes", "--seed", str(seed)]
+    if quick:
+        command.append("--quick")
+    env = {**os.environ, native.PURE_SWITCH: "1"}
+    done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    found: dict[str, list[float]] = json.loads(done.stdout)
+    return found
+
+
+def pure_line(label: str, compiled: Sequence[float], pure: Sequence[float]) -> str:
+    median = statistics.median(pure) / statistics.median(compiled)
+    p99 = percentile(pure, 0.99) / percentile(compiled, 0.99)
+    return (
+        f"{label:<28} pure {figures(pure)} | compiled {figures(compiled)}"
+        f" | compiled {median:4.1f}x faster (median), p99 {p99:4.1f}x"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer hands (a smoke run)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--memory", type=int, metavar="HANDS", help=argparse.SUPPRESS)
+    parser.add_argument("--pure-classes", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.memory:
+        memory_run(args.memory, args.seed)
+        return 0
+    scale = 0.1 if args.quick else 1.0
+    if args.pure_classes:
+        times, _, _ = measure_classes(scale, args.seed, baseline=False, report=lambda _: None)
+        print(json.dumps(times))
+        return 0
+
+    print("arrange() benchmark: one core; times in microseconds (us) or ms")
+    print(
+        f"python {sys.version.split()[0]}, seed {args.seed}, quick={args.quick},"
+        f" load average {os.getloadavg()[0]:.2f} at the start"
+    )
+    print(f"solver build measured: {build()}\n")
+    header = f"{'class':<28} {'hands':>6} {'median':>10} {'p99':>10} {'max':>10}  target"
+    print(header)
+    print("-" * len(header))
+    measured, baseline_lines, failures = measure_classes(
+        scale, args.seed, baseline=True, report=print
+    )
     hint_lines = []
     for size, decks, jokers, profile, _, count, _ in CLASSES:
         # hint() on fresh random hands, against arrange() on the same hands in the same run
@@ -311,6 +369,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for line in baseline_lines:
         print(line)
+    if native.compiled():
+        print(
+            "\nthe pure modules (RUMMYHALL_PURE=1, a fresh interpreter, the same warm-up and"
+            " hands) against the compiled build above, median / p99 / max:"
+        )
+        for label, pure in pure_figures(args.quick, args.seed).items():
+            print(pure_line(label, measured[label], pure))
     print()
     hands = MEMORY_HANDS // 10 if args.quick else MEMORY_HANDS
     # A fresh interpreter: the figures are the solver's alone, not the baseline's memo too.

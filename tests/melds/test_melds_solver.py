@@ -551,20 +551,20 @@ def test_hands_that_meld_nothing_skip_the_tables(
         deal = solver_internals._Deal(cut, prof)
         codes = [card.code for card in hand]
         ordered = tuple(sorted(codes))
-        packed = sum(solver_internals._HAND_BITS[c] for c in codes)
-        wild_packed = sum(deal.wild_places[c] for c in codes)
         total = sum(deal.points[c] for c in codes)
-        suits = [
-            packed >> (solver_internals._SLOT * s) & solver_internals._SUIT_MASK for s in range(4)
-        ]
+        ranks = [[0] * 13 for _ in range(4)]
+        for card in hand:
+            if card.suit is not None:
+                ranks[int(card.suit)][card.rank - 1] += 1
+        suits = [suit_internals.pack(counts) for counts in ranks]
         if any(suit_internals.lays_pure(vec, prof.identical_triple_pure) for vec in suits):
             continue
         checked += 1
         discard_mode = size == prof.hand_size + 1
-        args = (codes, ordered, deal, prof, discard_mode, total, packed)
-        assert solver_internals._nothing_melds(*args, wild_packed) == solver_internals._solve_melds(
-            *args
-        ), describe(hand, cut, profile)
+        args = (codes, ordered, deal, prof, discard_mode, total, suits)
+        assert solver_internals._nothing_melds(*args) == solver_internals._solve_melds(*args), (
+            describe(hand, cut, profile)
+        )
     assert checked > examples(100)
 
 

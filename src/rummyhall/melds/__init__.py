@@ -6,6 +6,9 @@
 docs/melds.md defines all three.
 """
 
+# First, before any module it may load pure (RUMMYHALL_PURE=1; see native.py): isort keeps it so.
+from rummyhall.melds import native  # noqa: F401
+from rummyhall.melds.arrangement import Arrangement
 from rummyhall.melds.hints import Hint, HintGroup, Role, ShapeDistance, hint
 from rummyhall.melds.kinds import Group, Kind, Verdict, check, classify
 from rummyhall.melds.profiles import (
@@ -18,7 +21,7 @@ from rummyhall.melds.profiles import (
     Wilds,
     get_profile,
 )
-from rummyhall.melds.solver import Arrangement, arrange
+from rummyhall.melds.solver import arrange
 
 __all__ = [
     "DEFAULT_PROFILE",

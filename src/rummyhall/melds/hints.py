@@ -25,9 +25,10 @@ from functools import partial
 from typing import Final
 
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card, from_code, sort_key
+from rummyhall.melds.arrangement import Arrangement
 from rummyhall.melds.kinds import Kind, card_points, classify
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
-from rummyhall.melds.solver import Arrangement, arrange
+from rummyhall.melds.solver import arrange
 
 
 class Role(StrEnum):

@@ -19,14 +19,15 @@ Everything is keyed by card counts; per-suit tables and whole results are memois
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from heapq import heappop, heapreplace
 from itertools import product
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Final
 
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card
+from rummyhall.melds.arrangement import Arrangement
 from rummyhall.melds.kinds import Kind, classify
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.suits import (
@@ -41,29 +42,17 @@ from rummyhall.melds.suits import (
     PureSummary,
     SuitRules,
     SuitTable,
-    SuitTables,
     Witness,
     combine_table,
     discard_position,
+    lays_pure,
     melds,
     pure_count,
     pure_tables,
+    suit_tables,
     worth,
 )
 from rummyhall.melds.suits import count as count_at
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """The best arrangement of a hand (see docs/melds.md)."""
-
-    groups: list[list[Card]]
-    leftover: list[Card]
-    penalty: int
-    declarable: bool
-    kinds: list[Kind]
-    discard: Card | None = None
-    two_point_groups: list[list[Card]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,14 +166,14 @@ def _set_choices(have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_S
 # A set choice for the walk: (choice, (suit, its cards as a packed count, their points) for each
 # suit it takes from, the points it takes).
 _SetMove = tuple[_SetChoice, tuple[tuple[int, int, int], ...], int]
-_SET_MOVES: Final[Memo[tuple[int, tuple[int, ...], int, str], tuple[_SetMove, ...]]] = Memo(
-    SUIT_MEMOS
-)
+_SET_MOVES: Final[Memo[int, tuple[_SetMove, ...]]] = Memo(SUIT_MEMOS)
 
 
 def _set_moves(r: int, have: tuple[int, ...], pool: int, profile: Profile) -> tuple[_SetMove, ...]:
-    """:func:`_set_choices` at rank ``r``, as the walk applies them (memoised)."""
-    key = (r, have, pool, profile.name)
+    """:func:`_set_choices` at rank ``r``, as the walk applies them (memoised, on an int: the
+    profile counts only through whether sets must make room for spare jokers)."""
+    held = have[0] | have[1] << 2 | have[2] << 4 | have[3] << 6  # at most 3 copies a suit
+    key = ((r << 8 | held) << 8 | pool) << 1 | (profile.min_pure_sequences >= 3)
     found = _SET_MOVES.get(key)
     if found is None:
         one, points = 1 << (2 * r - 2), POINTS[r - 1]
@@ -234,25 +223,12 @@ JOKER_BOUND: Final = 4
 hand with no more wild cards (a hand filters out what it cannot afford); a hand with more builds
 larger ones. Big suits get tables for the hand's own wild cards (see suits.SuitTables)."""
 
-_SLOT: Final = 32
-"""Bits per suit where a whole hand is packed into one int: a suit's packed counts (suits.pack)
-at bit ``_SLOT * suit``, its 14 positions and two empty ones above, so that runs of held
-positions never reach into the next suit."""
-_HAND_BITS: Final = (
-    *(1 << (_SLOT * (code // 13) + 2 * (code % 13)) for code in range(JOKER_CODE)),
-    0,
-)
-"""A card's place in the packed hand (the printed joker has none)."""
-_LOW: Final = sum(LOW_BITS << (_SLOT * s) for s in range(4))
-_ACES: Final = sum(1 << (_SLOT * s) for s in range(4))
-_SUIT_MASK: Final = (1 << _SLOT) - 1
-
 
 class _Deal:
     """What a cut card fixes for one profile, shared by every hand dealt with it: the wild cards,
-    and per card code its points (0 for a wild card) and its place in the packed hand if wild."""
+    and per card code its points (0 for a wild card)."""
 
-    __slots__ = ("key", "natural_wild", "points", "wild_places", "wilds")
+    __slots__ = ("key", "natural_wild", "points", "wilds")
 
     def __init__(self, cut: Card, profile: Profile) -> None:
         self.wilds = Wilds.of(cut, profile)
@@ -261,7 +237,6 @@ class _Deal:
         # Results depend on the wild cards: the cut card's rank, or in Marriage the card itself.
         self.key = (profile.name, cut.code if profile.value_jokers else self.wilds.wild_rank)
         self.points = tuple(0 if c in wild else CODE_POINTS[c] for c in range(JOKER_CODE + 1))
-        self.wild_places = tuple(_HAND_BITS[c] if c in wild else 0 for c in range(JOKER_CODE + 1))
 
 
 _DEALS: dict[tuple[int, str], _Deal] = {}
@@ -270,23 +245,32 @@ RESULT_MEMOS: Final = Budget(10_000)
 (and hint() asks arrange()), random hands hardly ever come back. About 7 MB a generation."""
 _RESULTS: Final[Memo[tuple[tuple[str, int], bool, tuple[int, ...]], _Placed]] = Memo(RESULT_MEMOS)
 _CODE: Final = attrgetter("code")
+_FIRST: Final = itemgetter(0)
 
 
 def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arrangement:
     """The exact best arrangement of ``hand`` with ``joker`` as the cut card (docs/melds.md)."""
-    prof = get_profile(profile)
+    prof = profile if isinstance(profile, Profile) else get_profile(profile)
     deal = _DEALS.get((joker.code, prof.name))
     if deal is None:
         deal = _DEALS[(joker.code, prof.name)] = _Deal(joker, prof)
-    ordered = sorted(hand, key=_CODE)
-    sorted_codes = tuple([card.code for card in ordered])
-    discard_mode = len(hand) == prof.hand_size + 1
+    codes = [card.code for card in hand]
+    if len(codes) < 256:
+        # The hand sorted by code, copies in the caller's order (a stable sort), as one sort of
+        # plain ints (code and place) rather than a key read off each card.
+        order = sorted([code << 8 | i for i, code in enumerate(codes)])
+        ordered = [hand[i & 255] for i in order]
+        sorted_codes = tuple([i >> 8 for i in order])
+    else:
+        ordered = sorted(hand, key=_CODE)
+        sorted_codes = tuple([card.code for card in ordered])
+    discard_mode = len(codes) == prof.hand_size + 1
     key = (deal.key, discard_mode, sorted_codes)
     placed = _RESULTS.get(key)
     if placed is None:
         # The solver reads the hand in the caller's order (vengala's discard when nothing melds
         # is the first dearest card): the same multiset may come in another order later.
-        placed = _solve([card.code for card in hand], sorted_codes, deal, prof, discard_mode)
+        placed = _solve(codes, sorted_codes, deal, prof, discard_mode)
         _RESULTS.put(key, placed)
     return _realise(placed, ordered)
 
@@ -297,19 +281,10 @@ def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
     groups, kinds, leftover, penalty, declarable, discard, two_point = sk
     last = {code: i for i, code in enumerate(sorted_codes)}  # the last copy not yet taken
     fresh = last.copy() if two_point else last
-
-    def places(codes: tuple[int, ...], last: dict[int, int]) -> tuple[int, ...]:
-        out = []
-        for code in codes:
-            i = last[code]
-            last[code] = i - 1
-            out.append(i)
-        return tuple(out)
-
-    placed_groups = tuple([places(group, last) for group in groups])
-    placed_discard = places((discard,), last)[0] if discard >= 0 else -1
-    placed_leftover = places(leftover, last)
-    placed_two = tuple([places(group, fresh) for group in two_point])
+    placed_groups = tuple([_places(group, last) for group in groups])
+    placed_discard = _places((discard,), last)[0] if discard >= 0 else -1
+    placed_leftover = _places(leftover, last)
+    placed_two = tuple([_places(group, fresh) for group in two_point])
     return (
         placed_groups,
         kinds,
@@ -321,20 +296,45 @@ def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
     )
 
 
+def _places(codes: tuple[int, ...], last: dict[int, int]) -> tuple[int, ...]:
+    """The places of ``codes``, each the last copy of its card not yet taken (``last``)."""
+    out = []
+    for code in codes:
+        i = last[code]
+        last[code] = i - 1
+        out.append(i)
+    return tuple(out)
+
+
+_NEW: Final = object.__new__
+# The slots' own setters, what the frozen dataclass's __init__ reaches through object.__setattr__
+# by name (its interpreted frame costs about as much as the rest of a hand that melds nothing).
+_SET_GROUPS, _SET_LEFTOVER, _SET_PENALTY, _SET_DECLARABLE, _SET_KINDS, _SET_DISCARD, _SET_TWO = (
+    getattr(Arrangement, field.name).__set__ for field in fields(Arrangement)
+)
+
+
 def _realise(placed: _Placed, ordered: list[Card]) -> Arrangement:
     """Hand the caller its own physical cards back (``ordered``: the hand sorted by code)."""
     groups, kinds, leftover, penalty, declarable, discard, two_point = placed
-    return Arrangement(
-        groups=[[ordered[i] for i in group] for group in groups],
-        leftover=[ordered[i] for i in leftover],
-        penalty=penalty,
-        declarable=declarable,
-        kinds=[_KIND[kind] for kind in kinds],
-        discard=ordered[discard] if discard >= 0 else None,
-        two_point_groups=[[ordered[i] for i in group] for group in two_point]
-        if two_point
-        else None,
-    )
+    result: Arrangement = _NEW(Arrangement)
+    _SET_GROUPS(result, [[ordered[i] for i in group] for group in groups])
+    _SET_LEFTOVER(result, [ordered[i] for i in leftover])
+    _SET_PENALTY(result, penalty)
+    _SET_DECLARABLE(result, declarable)
+    _SET_KINDS(result, [_KIND[kind] for kind in kinds])
+    _SET_DISCARD(result, ordered[discard] if discard >= 0 else None)
+    _SET_TWO(result, [[ordered[i] for i in group] for group in two_point] if two_point else None)
+    return result
+
+
+def _dearest(codes: list[int], points: tuple[int, ...]) -> int:
+    """The first card in ``codes`` worth the most (``max`` with a key, without a call per card)."""
+    best, top = codes[0], points[codes[0]]
+    for code in codes:
+        if points[code] > top:
+            best, top = code, points[code]
+    return best
 
 
 def _solve(
@@ -345,24 +345,27 @@ def _solve(
     discard_mode: bool,
 ) -> _Placed:
     """The result of the hand ``codes`` (in the caller's order; ``sorted_codes`` sorted)."""
-    # The whole hand at once (_SLOT), through C-level sums: the first step on every hand.
-    packed = sum(map(_HAND_BITS.__getitem__, sorted_codes))
-    wild_packed = sum(map(deal.wild_places.__getitem__, sorted_codes))
+    # Each suit's counts packed (suits.pack) as an int of its own: small ints, which compiled
+    # code keeps in machine words (the whole hand in one int would allocate at every step).
     points = deal.points
-    total_points = sum(map(points.__getitem__, sorted_codes))
-    held = (packed | packed >> 1) & _LOW
-    held |= (held & _ACES) << 26  # aces play high too
-    if (
-        not profile.dublees
-        and not held & held >> 2 & held >> 4
-        and not (profile.identical_triple_pure and packed & packed >> 1 & _LOW)
-    ):
-        # Most random hands: no suit lays a pure sequence (suits.lays_pure), so nothing melds
-        # (and there are no special shapes).
-        return _nothing_melds(
-            codes, sorted_codes, deal, profile, discard_mode, total_points, packed, wild_packed
-        )
-    return _solve_melds(codes, sorted_codes, deal, profile, discard_mode, total_points, packed)
+    suits = [0, 0, 0, 0]
+    total_points = 0
+    for code in sorted_codes:
+        total_points += points[code]
+        if code < JOKER_CODE:
+            suits[code // 13] += 1 << 2 * (code % 13)
+    if not profile.dublees:
+        triple = profile.identical_triple_pure
+        for vec in suits:
+            if lays_pure(vec, triple):
+                break
+        else:
+            # Most random hands: no suit lays a pure sequence, so nothing melds (and there are
+            # no special shapes).
+            return _nothing_melds(
+                codes, sorted_codes, deal, profile, discard_mode, total_points, suits
+            )
+    return _solve_melds(codes, sorted_codes, deal, profile, discard_mode, total_points, suits)
 
 
 def _solve_melds(
@@ -372,25 +375,25 @@ def _solve_melds(
     profile: Profile,
     discard_mode: bool,
     total_points: int,
-    packed: int,
+    suits: list[int],
 ) -> _Placed:
     """:func:`_solve` through the tables: the score with the requirement missed, and if it is
-    within reach, the search for the best arrangement that meets it."""
+    within reach, the search for the best arrangement that meets it. ``suits``: each suit's
+    packed counts (suits.pack)."""
     rules = _rules(profile)
     wilds = deal.wilds
     points = deal.points
     printed = sorted_codes.count(JOKER_CODE)
-    suits = [packed >> (_SLOT * s) & _SUIT_MASK for s in range(4)]  # packed counts (suits.pack)
     wild_masks = [0, 0, 0, 0]  # wild ranks held, bit r for rank r
     wild_total = printed  # printed jokers and wild cards
     for code in deal.natural_wild:
-        n = packed >> (_SLOT * (code // 13) + 2 * (code % 13)) & 3
+        n = suits[code // 13] >> 2 * (code % 13) & 3
         if n:
             wild_masks[code // 13] |= 2 << (code % 13)
             wild_total += n
     # A non-wild card with the most points, the first in the caller's order (vengala's discard
     # when nothing melds).
-    dearest = max(codes, key=points.__getitem__)
+    dearest = _dearest(codes, points)
     if not points[dearest]:
         dearest = -1
 
@@ -409,7 +412,8 @@ def _solve_melds(
 
     # Step 2: is the requirement within reach? Sets and jokers never make a pure sequence.
     joker_tunnelas = printed // 3 if profile.printed_joker_tunnela else 0
-    reachable = sum(t[4] for t in summaries) + joker_tunnelas >= profile.min_pure_sequences
+    most_pure = summaries[0][4] + summaries[1][4] + summaries[2][4] + summaries[3][4]
+    reachable = most_pure + joker_tunnelas >= profile.min_pure_sequences
 
     best: _Best | None = None
     if reachable:
@@ -431,8 +435,7 @@ def _nothing_melds(
     profile: Profile,
     discard_mode: bool,
     total_points: int,
-    packed: int,
-    wild_packed: int,
+    suits: list[int],
 ) -> _Placed:
     """What :func:`_build_unmet` makes of a hand whose suits lay no pure sequence, without the
     pure tables: every card is left over, less the discard: the first dearest card in the
@@ -442,15 +445,21 @@ def _nothing_melds(
     place = -1
     if discard_mode:
         points = deal.points
-        discard = max(codes, key=points.__getitem__)
+        discard = _dearest(codes, points)
         top = points[discard]
         if top and profile.unmet != "all_count":
-            wild = (wild_packed | wild_packed >> 1) & _LOW  # the wild cards' positions
-            worth = (packed | packed >> 1) & _WORTH[top] & ~wild
-            s = ((worth & -worth).bit_length() - 1) // _SLOT
-            suit_wild = wild >> (_SLOT * s) & _SUIT_MASK
-            position = discard_position(packed >> (_SLOT * s) & _SUIT_MASK, suit_wild, top)
-            discard = 13 * s + position - 1
+            # The first suit holding a non-wild card worth ``top``, and the card its pure
+            # table would discard.
+            wild = [0, 0, 0, 0]  # the wild cards' positions in each suit
+            for code in deal.natural_wild:
+                s = code // 13
+                if suits[s] >> 2 * (code % 13) & 3:
+                    wild[s] |= 1 << 2 * (code % 13)
+            worth = _SUIT_WORTH[top]
+            s = 0
+            while not (suits[s] | suits[s] >> 1) & worth & ~wild[s]:
+                s += 1
+            discard = 13 * s + discard_position(suits[s], wild[s], top) - 1
         elif not top:
             discard = next(c for c in sorted_codes if c in deal.wilds.codes)
         penalty -= top
@@ -460,15 +469,13 @@ def _nothing_melds(
         leftover = tuple([i for i in range(n) if i != place])
     else:
         # The leftover takes the last copy not yet taken, as _placed does: copies in reverse.
-        rest = [i for i in range(n) if i != place]
-        leftover = tuple(sorted(rest, key=lambda i: (sorted_codes[i], -i)))
+        rest = [(sorted_codes[i], -i) for i in range(n) if i != place]
+        leftover = tuple([-i for _, i in sorted(rest)])
     return ((), (), leftover, min(penalty, profile.cap), False, place, ())
 
 
-_WORTH: Final = {
-    value: sum(worth(value) << (_SLOT * s) for s in range(4)) for value in set(CODE_POINTS)
-}
-"""The places in a packed hand of the cards worth so many points (suits.worth in each suit)."""
+_SUIT_WORTH: Final = {value: worth(value) for value in set(CODE_POINTS)}
+"""The places in a packed suit of the cards worth so many points (suits.worth)."""
 
 
 def _best_pure(
@@ -524,7 +531,9 @@ def _combine_pair(
             old = best.get(key)
             if old is None or lo < old[0]:
                 best[key] = (lo, jokers, state, d, ab, o1, o2)
-    return sorted(best.values(), key=lambda e: e[:5])
+    # Entries differ in (jokers, state, discard, absorber), their dict key: sorting the whole
+    # tuples sorts by their first five fields and never compares options.
+    return sorted(best.values())
 
 
 _MET_WITH: dict[tuple[str, int], tuple[tuple[bool, ...], ...]] = {}
@@ -546,6 +555,22 @@ def _met_with(rules: SuitRules, profile: Profile, extra: int = 0) -> tuple[tuple
 
 
 _NO_LIMIT: Final = 1 << 30
+
+_JOKER_TUNNELAS: dict[tuple[str, int], list[tuple[int, int, tuple[tuple[bool, ...], ...]]]] = {}
+
+
+def _joker_tunnelas(
+    rules: SuitRules, profile: Profile, tunnelas: int
+) -> list[tuple[int, int, tuple[tuple[bool, ...], ...]]]:
+    """For t = 0 .. ``tunnelas`` tunnelas of printed jokers: (t, their requirement state, which
+    pairs of states meet the requirement with them). Memoised."""
+    key = (profile.name, tunnelas)
+    found = _JOKER_TUNNELAS.get(key)
+    if found is None:
+        found = [(t, min(4, t), _met_with(rules, profile, min(4, t))) for t in range(tunnelas + 1)]
+        _JOKER_TUNNELAS[key] = found
+    return found
+
 
 # What the leaves' bound needs of a suit's options, computed once per options tuple since many
 # leaves (of many hands) share a suit: (options, least leftover without the discard, with it, the
@@ -604,13 +629,11 @@ class _SetSearch:
         self.comb = combine_table(rules)
         # Three printed jokers make a tunnela (Marriage): laid from the pool, not from a suit.
         tunnelas = printed // 3 if profile.printed_joker_tunnela else 0
-        self.joker_tunnelas = [
-            (t, min(4, t), _met_with(rules, profile, min(4, t))) for t in range(tunnelas + 1)
-        ]
+        self.joker_tunnelas = _joker_tunnelas(rules, profile, tunnelas)
         self.best: _Best | None = None
         # Penalties at or above the cap all score the cap, so the cap bounds the search too.
         self.limit = min(incumbent, profile.cap)
-        self.tables = SuitTables(rules, wild_total, discard_mode, JOKER_BOUND)
+        self.tables = suit_tables(rules, wild_total, discard_mode, JOKER_BOUND)
         # Pure sequences the suits must lay themselves (sets and jokers never make one).
         self.need_pure = profile.min_pure_sequences - tunnelas
         # While walking: how many each suit can lay of what the sets left it.
@@ -618,11 +641,9 @@ class _SetSearch:
         self.base = [self.tables.table(suits[s], wild_masks[s]) for s in range(4)]
         self.current = list(suits)  # while walking: the suits less the cards sets took
         self.taken = [0, 0, 0, 0]  # while walking: points of each suit's cards sets took
-        # Joined pairs of suits, keyed by the tables' ids; ``held`` keeps those tables alive for
-        # the search (the memos may drop them), so that no id is reused meanwhile.
-        self.pairs: dict[tuple[int, int], _Joined] = {}
-        self.capped: dict[tuple[int, int, int], tuple[list[_Pair], int]] = {}
-        self.held: list[SuitTable] = []
+        # Joined pairs of suits, found by the tables' identity (a search meets a handful).
+        self.pairs: list[tuple[SuitTable, SuitTable, _Joined]] = []
+        self.capped: list[tuple[SuitTable, SuitTable, int, list[_Pair], int]] = []
         self.without_sets: list[int] = []
         # budget -> each suit's least leftover with that many jokers, for the leaves' bound.
         self.base_least = [tuple(t[b][0][0] for t in self.base) for b in range(wild_total + 1)]
@@ -631,7 +652,10 @@ class _SetSearch:
         self.open_points = [0]
         held = [(vec | vec >> 1) & LOW_BITS for vec in suits]
         for s, mask in enumerate(wild_masks):
-            held[s] &= ~sum(1 << (2 * r - 2) for r in range(1, 14) if mask >> r & 1)
+            while mask:  # bit r (a wild rank) -> bit 2(r - 1) (its position)
+                bit = mask & -mask
+                mask ^= bit
+                held[s] &= ~(1 << (2 * bit.bit_length() - 4))
         h0, h1, h2, h3 = held
         # Ranks held (not wild) in two suits or more, the highest first.
         ranks = (h0 | h1) & (h2 | h3) | h0 & h1 | h2 & h3
@@ -639,13 +663,21 @@ class _SetSearch:
             top = ranks.bit_length() - 1
             ranks ^= 1 << top
             r = top // 2 + 1
-            have = tuple(count_at(suits[s], r) if held[s] >> top & 1 else 0 for s in range(4))
+            have = (
+                count_at(suits[0], r) if h0 >> top & 1 else 0,
+                count_at(suits[1], r) if h1 >> top & 1 else 0,
+                count_at(suits[2], r) if h2 >> top & 1 else 0,
+                count_at(suits[3], r) if h3 >> top & 1 else 0,
+            )
             moves = _set_moves(r, have, wild_total, profile)
             if len(moves) > 1:
                 self.set_ranks.append((r, moves))
                 self.open_points.append(self.open_points[-1] + sum(have) * POINTS[r - 1])
         self.set_ranks.reverse()
         self.open_points.reverse()
+        # No join of two suits is ever used above this (it only counts below the limit, or
+        # below the limit plus what sets could take, for the bound of the leaves with sets).
+        self.pair_cap = self.limit + self.open_points[0]
 
     def run(self) -> _Best | None:
         # Best first: the leaf without sets, then every other leaf in the order of its bound,
@@ -658,7 +690,7 @@ class _SetSearch:
         if self.set_ranks:
             self.without_sets = self._without_sets_all()
             self._walk(0, (), 0, 1, 0, leaves)
-        leaves.sort(key=lambda leaf: leaf[0])
+        leaves.sort(key=_FIRST)
         # (bound, position, tables once refined, leaf); sorted, so already a heap.
         queue: list[tuple[int, int, _Tables | None, _Leaf]] = [
             (leaf[0], i, None, leaf) for i, leaf in enumerate(leaves)
@@ -717,18 +749,19 @@ class _SetSearch:
         return bound > 0 and bound >= self.limit
 
     def _pair(self, first: SuitTable, second: SuitTable) -> _Joined:
-        """Two suits joined with every joker the hand has, and grouped by state; memoised for
-        the hand: set choices that leave two suits alone reuse their pair."""
-        key = (id(first), id(second))
-        found = self.pairs.get(key)
-        if found is None:
-            self.held += (first, second)
-            budget = self.wild_total
-            joined = _combine_pair(first[budget], second[budget], _NO_LIMIT, self.comb)
-            by_state: dict[int, list[_Pair]] = {}
-            for entry in joined:
-                by_state.setdefault(entry[2], []).append(entry)
-            found = self.pairs[key] = (joined, list(by_state.items()))
+        """Two suits joined with every joker the hand has, and grouped by state, short of
+        :attr:`pair_cap` (nothing at or above it is ever looked at); memoised for the hand: set
+        choices that leave two suits alone reuse their pair."""
+        for known_first, known_second, found in self.pairs:  # a handful per hand
+            if known_first is first and known_second is second:
+                return found
+        budget = self.wild_total
+        joined = _combine_pair(first[budget], second[budget], self.pair_cap, self.comb)
+        by_state: dict[int, list[_Pair]] = {}
+        for entry in joined:
+            by_state.setdefault(entry[2], []).append(entry)
+        found = (joined, list(by_state.items()))
+        self.pairs.append((first, second, found))
         return found
 
     def _capped_pair(
@@ -737,14 +770,16 @@ class _SetSearch:
         """Two suits joined with ``budget`` jokers, without what scores ``cap`` or more (and
         more than 0); memoised with its cap (the limit only falls, so a pair stays good for
         the leaves after)."""
-        key = (id(first), id(second), budget)
-        found = self.capped.get(key)
-        if found is None or found[1] < cap:
-            self.held += (first, second)
-            joined = _combine_pair(first[budget], second[budget], cap, self.comb)
-            self.capped[key] = (joined, cap)
-            return joined
-        return found[0]
+        capped = self.capped
+        for i, (known_first, known_second, known_budget, joined, known_cap) in enumerate(capped):
+            if known_first is first and known_second is second and known_budget == budget:
+                if known_cap >= cap:
+                    return joined
+                del capped[i]
+                break
+        joined = _combine_pair(first[budget], second[budget], cap, self.comb)
+        capped.append((first, second, budget, joined, cap))
+        return joined
 
     def _without_sets_all(self) -> list[int]:
         """For every number of jokers sets may take, the least leftover meeting the requirement
@@ -756,15 +791,39 @@ class _SetSearch:
         no leaf could use it: whatever sets take, the bound is hopeless (the limit only falls)."""
         most = self.wild_total
         least = [_NO_LIMIT] * (most + 1)
-        stop = [self.limit + self.open_points[0]]  # read by the join as it falls
-        left = self._pair(self.base[0], self.base[1])
-        right = self._pair(self.base[2], self.base[3])
-        for lo, _, _, _, _, spare in self._join(left[0], right, 0, stop):
-            for j in range(min(spare, most) + 1):
-                least[j] = min(least[j], lo)
-            if spare >= most:
-                stop[0] = lo
-        return [min(lo, stop[0]) for lo in least]
+        stop = self.limit + self.open_points[0]
+        left = self._pair(self.base[0], self.base[1])[0]
+        entries_right, right_states = self._pair(self.base[2], self.base[3])
+        if not left or not entries_right:
+            return [min(lo, stop) for lo in least]
+        # The join of the two pairs (see _leaf), written out: a generator costs an object, and
+        # a tuple for each entry, where the loops cost next to nothing.
+        least_right = entries_right[0][0]
+        discard_mode = self.discard_mode
+        for t, _, met_with in self.joker_tunnelas:
+            room = self.printed - 3 * t
+            for a in left:
+                lo_a, j_a, st_a, d_a = a[0], a[1], a[2], a[3]
+                lo = lo_a + least_right
+                if lo > 0 and lo >= stop:
+                    break
+                meets = met_with[st_a]
+                room_a = room - j_a
+                for st_b, entries in right_states:
+                    if not meets[st_b]:
+                        continue
+                    for b in entries:
+                        lo = lo_a + b[0]
+                        if lo > 0 and lo >= stop:
+                            break
+                        d = d_a + b[3]
+                        spare = room_a - b[1] - (discard_mode and d == 0)
+                        if spare >= 0 and d < 2:
+                            for j in range(min(spare, most) + 1):
+                                least[j] = min(least[j], lo)
+                            if spare >= most:
+                                stop = lo
+        return [min(lo, stop) for lo in least]
 
     def _leaf(
         self,
@@ -779,7 +838,11 @@ class _SetSearch:
             if not tabs:
                 tabs = [self.tables.table(current[s], self.wild_masks[s]) for s in range(4)]
             # Pair the suits the sets changed, so the untouched two reuse their memoised pair.
-            order = tuple(sorted(range(4), key=lambda s: current[s] == self.suits[s]))
+            suits = self.suits
+            order = (
+                *[s for s in range(4) if current[s] != suits[s]],
+                *[s for s in range(4) if current[s] == suits[s]],
+            )
         else:
             tabs = self.base
         first, second, third, fourth = (tabs[s] for s in order)
@@ -792,47 +855,23 @@ class _SetSearch:
             left = self._capped_pair(first, second, budget, self.limit - right[0][0][0])
         else:
             left = self._pair(first, second)[0]
-        marriage = self.rules.marriage
-        stop = [self.limit]
-        for lo, a, b, t, st, spare in self._join(left, right, set_jokers, stop):
-            declarable = lo == 0 and (
-                not marriage
-                or spare == 0
-                or (a[4] | b[4]) == 1
-                or st == 9
-                or extra >> spare & 1 == 1
-            )
-            cur = self.best
-            if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
-                by_order = (a[5], a[6], b[5], b[6])
-                picks = tuple(by_order[order.index(s)] for s in range(4))
-                discard_joker = self.discard_mode and not (a[3] + b[3])
-                self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
-                self.limit = stop[0] = min(self.limit, lo)
-                if declarable:
-                    return
-
-    def _join(
-        self, left: list[_Pair], right: _Joined, set_jokers: int, stop: list[int]
-    ) -> Iterator[tuple[int, _Pair, _Pair, int, int, int]]:
-        """Pairs of entries of two joined pairs of suits (with t tunnelas of printed jokers) that
-        meet the requirement and can stand, as (leftover, left, right, t, state, spare jokers),
-        fewest leftover first within each left entry, short of ``stop[0]`` (or 0; the caller
-        may lower it as its best improves). An entry stands with jokers enough and one discard
-        when the hand has one more card than it keeps; a discard no suit holds is a spare
-        joker."""
         entries_right, right_states = right
         if not left or not entries_right:
             return
+        # The join of the two pairs (with t tunnelas of printed jokers): the entries that meet
+        # the requirement and can stand, fewest leftover first within each left entry, short
+        # of the limit (or 0), which falls as the best improves. An entry stands with jokers
+        # enough and one discard when the hand has one more card than it keeps; a discard no
+        # suit holds is a spare joker.
+        marriage = self.rules.marriage
         least_right = entries_right[0][0]
-        comb = self.comb
-        discard_mode = self.discard_mode
+        comb, discard_mode = self.comb, self.discard_mode
         for t, t_state, met_with in self.joker_tunnelas:
             room = self.printed - set_jokers - 3 * t
             for a in left:
                 lo_a, j_a, st_a, d_a = a[0], a[1], a[2], a[3]
                 lo = lo_a + least_right
-                if lo > 0 and lo >= stop[0]:
+                if lo > 0 and lo >= self.limit:
                     break
                 meets = met_with[st_a]
                 room_a = room - j_a
@@ -842,13 +881,29 @@ class _SetSearch:
                     st = comb[comb[st_a][st_b]][t_state]
                     for b in entries:
                         lo = lo_a + b[0]
-                        if lo > 0 and lo >= stop[0]:
+                        if lo > 0 and lo >= self.limit:
                             break
                         # Tables without a discard have no entry holding one.
                         d = d_a + b[3]
                         spare = room_a - b[1] - (discard_mode and d == 0)
-                        if spare >= 0 and d < 2:
-                            yield lo, a, b, t, st, spare
+                        if spare < 0 or d > 1:
+                            continue
+                        declarable = lo == 0 and (
+                            not marriage
+                            or spare == 0
+                            or (a[4] | b[4]) == 1
+                            or st == 9
+                            or extra >> spare & 1 == 1
+                        )
+                        cur = self.best
+                        if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
+                            by_order = (a[5], a[6], b[5], b[6])
+                            picks = tuple([by_order[order.index(s)] for s in range(4)])
+                            discard_joker = discard_mode and not (a[3] + b[3])
+                            self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
+                            self.limit = min(self.limit, lo)
+                            if declarable:
+                                return
 
     def _walk(
         self,
@@ -923,7 +978,7 @@ class _SetSearch:
             for s, cards, lost in take:
                 current[s] += cards
                 taken[s] -= lost
-            laid[:] = laid_here
+            laid[0], laid[1], laid[2], laid[3] = laid_here
 
 
 def _build_unmet(
@@ -1015,7 +1070,9 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
         # Deal each suit's cards round the sets, fullest suits first, so no set repeats a suit.
         members: list[list[int]] = [[] for _ in sizes]
         slot = 0
-        for s in sorted(range(4), key=lambda s: -choice.take[s]):
+        take = choice.take
+        # Fullest suits first, ties in suit order (a stable sort by count, descending).
+        for s in sorted(range(4), key=take.__getitem__, reverse=True):
             for _ in range(choice.take[s]):
                 members[slot % len(members)].append(s * 13 + r - 1)
                 slot += 1
@@ -1046,9 +1103,15 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
     leftover.extend(jokers)
     groups: list[tuple[int, ...]] = []
     kinds: list[Kind] = []
-    for group, is_pure in sorted(zip(seqs, pure, strict=True), key=lambda gp: not gp[1]):
-        groups.append(tuple(group))
-        kinds.append(Kind.PURE_SEQUENCE if is_pure else Kind.IMPURE_SEQUENCE)
+    # Pure sequences first, each kind in its order.
+    for group, is_pure in zip(seqs, pure, strict=True):
+        if is_pure:
+            groups.append(tuple(group))
+            kinds.append(Kind.PURE_SEQUENCE)
+    for group, is_pure in zip(seqs, pure, strict=True):
+        if not is_pure:
+            groups.append(tuple(group))
+            kinds.append(Kind.IMPURE_SEQUENCE)
     for triple in tunnelas:
         groups.append(triple)
         kinds.append(Kind.TUNNELA)
@@ -1093,8 +1156,10 @@ def _finish(
     # A wild card standing in may happen to sit in its own place: name the group's true kind,
     # and lay a sequence that turns out pure in its natural order.
     for i, (group, kind) in enumerate(zip(groups, kinds, strict=True)):
-        if kind is Kind.IMPURE_SEQUENCE and any(c in wild and c != JOKER_CODE for c in group):
-            kinds[i] = _classify(group, wilds, profile)
+        # Only a group of one suit, no printed joker in it, can be more than impure: a printed
+        # joker or a card of another suit always stands in.
+        if kind is Kind.IMPURE_SEQUENCE and _may_be_natural(group, wild):
+            kinds[i] = _natural_kind(group, wilds, profile)
             if kinds[i] is Kind.PURE_SEQUENCE:
                 high = any(c % 13 >= 11 for c in group)  # a queen or king: the ace plays high
                 groups[i] = tuple(sorted(group, key=lambda c: 14 if high and c % 13 == 0 else c))
@@ -1114,6 +1179,46 @@ def _finish(
         -1 if discard is None else discard,
         two_point or (),
     )
+
+
+def _may_be_natural(group: tuple[int, ...], wild: frozenset[int]) -> bool:
+    """Whether an impure sequence as laid may classify as more: it holds a wild card that is not
+    a printed joker, and every card is of one suit (no printed joker)."""
+    suit = group[0] // 13
+    has_wild = False
+    for code in group:
+        if code == JOKER_CODE or code // 13 != suit:
+            return False
+        if code in wild:
+            has_wild = True
+    return has_wild
+
+
+def _natural_kind(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kind:
+    """:func:`classify` of a valid sequence of one suit with no printed joker: three identical
+    cards (where that is a tunnela), else pure exactly when every card can take its own place in
+    one window of positions, else impure. Past 12 cards a window may hold the ace at both ends:
+    :func:`classify` itself decides."""
+    size = len(group)
+    if size > 12:
+        return _classify(group, wilds, profile)
+    if size == 3 and group[0] == group[1] == group[2] and profile.identical_triple_pure:
+        return Kind.TUNNELA
+    held = 0  # positions 1..13, bit p
+    for code in group:
+        bit = 2 << (code % 13)
+        if held & bit:
+            return Kind.IMPURE_SEQUENCE  # two cards want one place
+        held |= bit
+    low = held & -held
+    if held == low * ((1 << size) - 1):
+        return Kind.PURE_SEQUENCE
+    if held & 2:  # an ace: played high, at 14
+        high = held ^ 2 | 1 << 14
+        low = high & -high
+        if high == low * ((1 << size) - 1):
+            return Kind.PURE_SEQUENCE
+    return Kind.IMPURE_SEQUENCE
 
 
 _CLASSIFIED: Final[Memo[tuple[tuple[int, ...], int, str], Kind]] = Memo(RESULT_MEMOS)

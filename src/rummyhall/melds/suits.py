@@ -103,6 +103,11 @@ def pack_meld(kind: str, start: int, length: int, mask: int) -> int:
     return _KINDS.index(kind) | start << 2 | length << 6 | mask << 9
 
 
+DISCARD_MELD: Final = pack_meld("D", 0, 0, 0)
+TRIPLE_MELD: Final = pack_meld("T", 0, 3, 0)
+"""A discard and a tunnela packed, less their position (``| position << 2`` adds it)."""
+
+
 def melds(witness: Witness) -> list[Meld]:
     out: list[Meld] = []
     while witness:
@@ -204,10 +209,19 @@ def _pareto(
     good (``leq``), the same discard, an absorber if it has one, and no more jokers. In Marriage
     a spare joker must be melded somewhere, so fewer jokers only wins with an absorber to put the
     rest in. (A better state is a larger number too, so it sorts first among equals.)"""
-    options.sort(key=lambda o: (o[0], o[1], -o[4], -o[2]))
+    if len(options) < 2:
+        return tuple(options)
+    # Sorted by (leftover, jokers, -absorber, -state), ties in their order: one int per option
+    # holds those and its place (a sort of plain ints, no key function called per option).
+    keys = [
+        ((((o[0] << 8 | o[1] + 128) << 1 | 1 - o[4]) << 5 | 31 - o[2]) << 16) + i
+        for i, o in enumerate(options)
+    ]
+    keys.sort()
     kept: tuple[list[Option], list[Option]] = ([], [])
     out: list[Option] = []
-    for o in options:
+    for key in keys:
+        o = options[key & 0xFFFF]
         _, j, st, d, ab, _ = o
         beaten_by = leq[st]
         for k in kept[d]:  # kept ones have no more leftover
@@ -304,14 +318,14 @@ class SuitSolver:
         self._memo: Memo[int, tuple[Option, ...]] = Memo(SUIT_MEMOS)
         # A solver for more jokers whose results serve too, less what takes more than jmax.
         self.fallback: SuitSolver | None = None
-        self.tables: Memo[tuple[int, int], SuitTable] = Memo(SUIT_MEMOS)
-        self._windows: dict[tuple[int, int], tuple[Window, ...]] = {}
+        self.tables: Memo[int, SuitTable] = Memo(SUIT_MEMOS)
+        self._windows: dict[int, tuple[Window, ...]] = {}  # by low << 10 | ahead
         self._triple = meld_state(rules, True, 3, tunnela=True) if rules.triple else 0
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
         """Options for a suit given its packed counts by rank (aces at position 1) and the mask of
         its wild ranks (bit r). Every choice of how many aces play high is considered."""
-        key = (ranks, wild_ranks)
+        key = ranks << 14 | wild_ranks  # wild_ranks: bits 1..13
         cached = self.tables.get(key)
         if cached is not None:
             return cached
@@ -323,17 +337,27 @@ class SuitSolver:
             wild |= 1 << (2 * bit.bit_length() - 4)
             wild_ranks ^= bit
         wild |= (wild & 1) << 26
-        options: list[Option] = []
-        for high in range(aces + 1):
-            vec = ranks - high + (high << 26)
-            options.extend(self._search(vec, wild & (vec | vec >> 1)))
-        ordered = tuple(
-            sorted(_pareto(options, self._leq, self.rules.marriage), key=lambda o: o[:5])
-        )
-        most = max(o[JOKERS] for o in ordered)
+        if aces:
+            options: list[Option] = []
+            for high in range(aces + 1):
+                vec = ranks - high + (high << 26)
+                options.extend(self._search(vec, wild & (vec | vec >> 1)))
+            found = _pareto(options, self._leq, self.rules.marriage)
+        else:
+            # One search, whose options the Pareto filter has kept already (it keeps them all
+            # and in their order a second time).
+            found = self._search(ranks, wild & (ranks | ranks >> 1))
+        # No two options left share their first five fields (the Pareto filter keeps one of
+        # such twins), so sorting whole tuples is sorting by those and never compares witnesses.
+        ordered = tuple(sorted(found))
+        most = 0
+        for o in ordered:
+            most = max(most, o[1])
         result = tuple(
-            ordered if budget >= most else tuple(o for o in ordered if o[JOKERS] <= budget)
-            for budget in range(self.jmax + 1)
+            [
+                ordered if budget >= most else tuple([o for o in ordered if o[1] <= budget])
+                for budget in range(self.jmax + 1)
+            ]
         )
         self.tables.put(key, result)
         return result
@@ -352,7 +376,7 @@ class SuitSolver:
             cached = self.fallback._memo.get(key)
             if cached is not None:
                 jmax = self.jmax
-                result = tuple(o for o in cached if o[1] <= jmax)
+                result = tuple([o for o in cached if o[1] <= jmax])
                 memo.put(key, result)
                 return result
         if not vec:
@@ -397,7 +421,7 @@ class SuitSolver:
                 for lo, j, st, d, ab, w in sub
             }
             if self.discard:
-                meld = pack_meld("D", low, 0, 0)
+                meld = DISCARD_MELD | low << 2  # pack_meld("D", low, 0, 0)
                 for lo, j, st, d, ab, w in sub:
                     if not d:
                         k = (st << 3 | 2 | ab) << 8 | (j + 64)
@@ -405,13 +429,13 @@ class SuitSolver:
                         if old is None or lo < old[0]:
                             best[k] = (lo, j, st, 1, ab, w << 15 | meld)
         ahead = ((vec | vec >> 1) & LOW_BITS) >> (shift + 2) & 0x3FF
-        wkey = (low, ahead)
+        wkey = low << 10 | ahead
         windows = self._windows.get(wkey)
         if windows is None:
             windows = self._windows[wkey] = _make_windows(low, ahead, self.rules)
         moves: list[tuple[int, int, int, int, int]] = list(windows)
         if self._triple and (vec >> shift) & 3 >= 3:
-            moves.append((3 * one, 0, self._triple, 0, pack_meld("T", low, 3, 0)))
+            moves.append((3 * one, 0, self._triple, 0, TRIPLE_MELD | low << 2))
         for used, dj, dstate, dab, meld in moves:
             room = jmax - dj
             if room < 0:
@@ -475,7 +499,7 @@ class SuitSolver:
                 if not (vec >> shift) & 3:
                     continue
                 ahead = ((vec | vec >> 1) & LOW_BITS) >> (shift + 2) & 0x3FF
-                wkey = (low, ahead)
+                wkey = low << 10 | ahead
                 windows = self._windows.get(wkey)
                 if windows is None:
                     windows = self._windows[wkey] = _make_windows(low, ahead, rules)
@@ -520,26 +544,38 @@ class SuitTables:
     wild cards, which is cheaper. Any memoised table built for at least the hand's wild cards
     serves too (a superset of the options, so just as exact)."""
 
-    __slots__ = ("_exact", "_others", "_shared")
+    __slots__ = ("_by_jokers", "_exact", "_jokers", "_known", "_others", "_shared")
 
     def __init__(self, rules: SuitRules, jokers: int, discard: bool, shared: int) -> None:
         by_jokers = _SOLVERS.setdefault((rules, discard), {})
         for jmax in (jokers, max(jokers, shared)):
             if jmax not in by_jokers:
                 by_jokers[jmax] = SuitSolver(rules, jmax, discard)
+        self._by_jokers = by_jokers
+        self._jokers = jokers
         self._exact = by_jokers[jokers]
         self._shared = by_jokers[max(jokers, shared)]
         if self._exact is not self._shared:
             # Most of what a big suit leaves after its lowest cards is small, and solved already.
             self._exact.fallback = self._shared
-        self._others = [
-            by_jokers[k].tables
-            for k in sorted(by_jokers)
-            if k >= jokers and by_jokers[k] is not self._shared
-        ]
+        self._known = 0
+        self._others: list[Memo[int, SuitTable]] = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Look in every solver for at least the hand's wild cards there is now (a hand with
+        more wild cards may have added one since)."""
+        by_jokers = self._by_jokers
+        if len(by_jokers) != self._known:
+            self._known = len(by_jokers)
+            self._others = [
+                by_jokers[k].tables
+                for k in sorted(by_jokers)
+                if k >= self._jokers and by_jokers[k] is not self._shared
+            ]
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
-        key = (ranks, wild_ranks)
+        key = ranks << 14 | wild_ranks  # wild_ranks: bits 1..13
         found = self._shared.tables.get(key)
         if found is not None:
             return found
@@ -550,6 +586,20 @@ class SuitTables:
         if card_count(ranks) >= BIG_SUIT:
             return self._exact.table(ranks, wild_ranks)
         return self._shared.table(ranks, wild_ranks)
+
+
+_SUIT_TABLES: dict[tuple[SuitRules, int, bool, int], SuitTables] = {}
+
+
+def suit_tables(rules: SuitRules, jokers: int, discard: bool, shared: int) -> SuitTables:
+    """:class:`SuitTables` for these arguments, made once and brought up to date."""
+    key = (rules, jokers, discard, shared)
+    found = _SUIT_TABLES.get(key)
+    if found is None:
+        found = _SUIT_TABLES[key] = SuitTables(rules, jokers, discard, shared)
+    else:
+        found.refresh()
+    return found
 
 
 PureSummary = tuple[int, Witness, int, Witness, int]
@@ -568,10 +618,10 @@ class PureTables:
         self._triple = triple
         self._discard = discard
         self._solver = SuitSolver(rules, 0, discard)
-        self._tables: Memo[tuple[int, int], PureSummary] = Memo(SUIT_MEMOS)
+        self._tables: Memo[int, PureSummary] = Memo(SUIT_MEMOS)
 
     def table(self, ranks: int, wild_ranks: int) -> PureSummary:
-        key = (ranks, wild_ranks)
+        key = ranks << 14 | wild_ranks  # wild_ranks: bits 1..13
         cached = self._tables.get(key)
         if cached is not None:
             return cached

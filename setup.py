@@ -1,0 +1,56 @@
+"""Build of Rummy Hall: everything is in pyproject.toml, except the meld solver's hot modules,
+which are compiled with mypyc (it comes with mypy) when the build can (docs/solver.md, "The
+compiled build"). Wherever it cannot, because mypyc, a C compiler or Python's headers are missing
+or the compile fails, the install goes on with the same modules as pure Python, which stay the
+reference; ``RUMMYHALL_PURE_BUILD=1`` asks for a pure install outright."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+# The modules to compile (rummyhall.melds.native.COMPILED names the same ones; a test checks).
+COMPILED = ["src/rummyhall/melds/suits.py", "src/rummyhall/melds/solver.py"]
+GROUP = "rummyhall_melds"
+"""The name of the shared library mypyc puts the compiled modules in."""
+
+
+def _say(message: str) -> None:
+    print(f"rummyhall build: {message}", file=sys.stderr)
+
+
+def compiled_extensions() -> list[Any]:
+    if os.environ.get("RUMMYHALL_PURE_BUILD", "") not in ("", "0"):
+        _say("RUMMYHALL_PURE_BUILD is set: the solver installs as pure Python")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _say("mypyc is not available: the solver installs as pure Python")
+        return []
+    try:
+        return list(mypycify(COMPILED, opt_level="3", group_name=GROUP))
+    except (Exception, SystemExit) as error:  # mypy reports type errors by exiting
+        _say(f"mypyc could not translate the solver ({error!r}): it installs as pure Python")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Builds the compiled modules, or none of them: a failure (no compiler, no Python.h) leaves
+    the pure modules, which is the same program, only slower."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:
+            for path in self.get_outputs():
+                if os.path.exists(path):
+                    os.remove(path)
+            _say(f"compiling the solver failed ({error!r}): it installs as pure Python")
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

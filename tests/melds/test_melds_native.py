@@ -1,0 +1,169 @@
+"""The compiled build of the solver (setup.py, rummyhall.melds.native) against its pure sources.
+
+The compiled modules must give exactly what the pure ones give: the same penalty, declarable,
+kinds, groups, leftover, discard and 2-point groups, down to which physical card lands where, on
+random and dense hands of every profile, discards included. The pure modules are reached through
+``RUMMYHALL_PURE=1`` in a subprocess (an extension module beside its ``.py`` wins at import
+otherwise): this file, run as a script, prints the pure results. Under CI=true the build must be
+compiled; elsewhere a pure build (no C compiler) still runs every comparison, pure against pure.
+
+    python tests/melds/test_melds_native.py   # the results of this interpreter's build, as JSON
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from rummyhall.cards import JOKER, Card, shoe
+from rummyhall.melds import Arrangement, arrange, native
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# (profile, decks, printed jokers per deck, hand size, random hands, dense hands)
+CASES = [
+    ("indian13/classic", 2, 1, 13, 400, 60),
+    ("indian13/classic", 2, 1, 14, 300, 60),
+    ("indian13/vengala", 2, 2, 13, 200, 40),
+    ("indian13/vengala", 3, 2, 14, 200, 40),
+    ("marriage21", 3, 1, 21, 120, 15),
+    ("marriage21", 3, 1, 22, 100, 12),
+]
+
+Encoded = list[object]
+
+
+def deals() -> list[tuple[str, list[Card], Card]]:
+    """Random deals and meld-dense hands (a few neighbouring ranks, every copy of them, the
+    printed jokers; the cut card often one of those ranks), the same in every process."""
+    rng = random.Random(20)
+    out: list[tuple[str, list[Card], Card]] = []
+    for profile, decks, jokers, size, n_random, n_dense in CASES:
+        for _ in range(n_random):
+            cards = shoe(decks, jokers)
+            rng.shuffle(cards)
+            out.append((profile, cards[:size], cards[size]))
+        dense = 0
+        while dense < n_dense:
+            width = rng.randint(3, 5)
+            low = rng.randint(1, 14 - width)
+            pool = [c for c in shoe(decks, jokers) if c.is_joker or low <= c.rank < low + width]
+            if len(pool) <= size:
+                continue
+            rng.shuffle(pool)
+            pick = rng.random()
+            cut = pool[size] if pick < 0.5 else JOKER if pick < 0.6 else rng.choice(shoe(1, 0))
+            out.append((profile, pool[:size], cut))
+            dense += 1
+    return out
+
+
+def encode(hand: Sequence[Card], result: Arrangement) -> Encoded:
+    """A result with each card as its place in ``hand`` (the physical card, not its value)."""
+    place = {id(card): i for i, card in enumerate(hand)}
+
+    def places(cards: Sequence[Card]) -> list[int]:
+        return [place[id(card)] for card in cards]
+
+    return [
+        result.penalty,
+        result.declarable,
+        [kind.value for kind in result.kinds],
+        [places(group) for group in result.groups],
+        places(result.leftover),
+        None if result.discard is None else place[id(result.discard)],
+        None
+        if result.two_point_groups is None
+        else [places(group) for group in result.two_point_groups],
+    ]
+
+
+def results() -> list[Encoded]:
+    return [encode(hand, arrange(hand, joker=cut, profile=p)) for p, hand, cut in deals()]
+
+
+def run_pure(code: str) -> str:
+    env = {**os.environ, native.PURE_SWITCH: "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+def test_pure_switch_loads_the_sources() -> None:
+    out = run_pure(
+        "import importlib, json\n"
+        "from rummyhall.melds import native\n"
+        "files = [importlib.import_module(m).__file__ for m in native.COMPILED]\n"
+        "print(json.dumps([native.compiled(), files]))\n"
+    )
+    compiled, files = json.loads(out)
+    assert compiled is False
+    assert [Path(f).suffix for f in files] == [".py"] * len(native.COMPILED)
+
+
+def test_setup_compiles_the_modules_native_names() -> None:
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    listed = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
+    )
+    paths = ast.literal_eval(listed)
+    names = [p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in paths]
+    assert tuple(names) == native.COMPILED
+
+
+def test_the_build_is_compiled_in_ci() -> None:
+    """CI builds on a machine with a C compiler (.ci/run installs one): the compiled modules
+    must be what the tests exercise there. A pure build elsewhere is allowed, and said."""
+    if os.environ.get("CI") == "true":
+        assert native.compiled(), "CI must test the compiled solver (see setup.py's messages)"
+    elif native.pure_requested():
+        pytest.skip(f"{native.PURE_SWITCH}=1: this process runs the pure modules")
+    elif not native.compiled():
+        pytest.skip("this build is pure Python (no compiler when it was installed)")
+
+
+def test_the_compiled_modules_are_not_older_than_their_sources() -> None:
+    """An editable install compiles in place; a source edited since is not what runs until the
+    build is redone (make does it: the .venv stamp depends on these sources)."""
+    for name in native.COMPILED:
+        module = sys.modules[name]
+        if not native.is_compiled(module):
+            continue
+        assert module.__file__ is not None
+        built = Path(module.__file__)
+        source = built.with_name(name.rpartition(".")[2] + ".py")
+        if source.exists():
+            assert built.stat().st_mtime >= source.stat().st_mtime, (
+                f"{built.name} is older than {source.name}: rebuild (make .venv/.installed)"
+            )
+
+
+def test_compiled_and_pure_give_the_same_results() -> None:
+    pure = json.loads(
+        run_pure(f"import runpy; runpy.run_path({str(Path(__file__))!r}, None, '__main__')")
+    )
+    ours = json.loads(json.dumps(results()))  # lists, as the JSON of the pure run
+    assert len(pure) == len(ours) == len(deals())
+    differ = [i for i, (a, b) in enumerate(zip(ours, pure, strict=True)) if a != b]
+    if differ:
+        shown = []
+        for i in differ[:5]:
+            profile, hand, cut = deals()[i]
+            shown.append(f"{profile} {' '.join(map(str, hand))} cut {cut}: {ours[i]} != {pure[i]}")
+        pytest.fail(f"{len(differ)} hands differ (compiled != pure):\n" + "\n".join(shown))
+
+
+if __name__ == "__main__":
+    print(json.dumps(results()))
