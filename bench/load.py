@@ -238,7 +238,9 @@ async def _join(
         start = time.perf_counter()
         await client.guest()
         signed_up = time.perf_counter()
-        table = (await client.quick_seat(room))[0] if room is not None else None
+        # Automatic rebuy: a player whose stack runs short buys back in between games, so a
+        # table plays on (a player who stood up would leave a seat nobody takes in a bench).
+        table = (await client.quick_seat(room, auto_rebuy=True))[0] if room is not None else None
         cookie = "; ".join(f"{name}={value}" for name, value in client.http.cookies.items())
     if phases is not None:
         phases["guest"].append(signed_up - start)
@@ -430,6 +432,11 @@ def main() -> int:
         help="run the server from this source folder (another checkout's src/: a before and "
         "after on the same machine)",
     )  # fmt: skip
+    parser.add_argument(
+        "--pin", action="store_true",
+        help="the server on the last core and everything else on the others (one each on a "
+        "2-core machine), so that the server and its clients do not take turns on one core",
+    )  # fmt: skip
     args = parser.parse_args()
     echo = echo_baseline()
     runs = []
@@ -483,6 +490,10 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
         stdout=subprocess.DEVNULL, stderr=open(data / "server.log", "wb"),  # noqa: SIM115
         env={**os.environ, "PYTHONPATH": str(args.src.resolve())} if args.src else None,
     )  # fmt: skip
+    if args.pin and not args.url:
+        cores = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(server.pid, cores[-1:])
+        os.sched_setaffinity(0, cores[:-1] or cores)  # this process and the clients it starts
     idle_stop = multiprocessing.Event()
     try:
         import httpx
@@ -612,6 +623,8 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
     if audit.returncode != 0:
         print(audit.stdout + audit.stderr)
     shutil.rmtree(data, ignore_errors=True)
+    if args.pin:
+        os.sched_setaffinity(0, cores)
     if postgres is not None:  # after the audit
         postgres.stop()
         atexit.unregister(postgres.stop)
