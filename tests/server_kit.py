@@ -35,6 +35,7 @@ from rummyhall.server.app import create_app
 from rummyhall.server.bots import bot_factory
 from rummyhall.server.clock import Clock, FakeClock
 from rummyhall.server.settings import Settings
+from rummyhall.server.socket_protocol import RoomWebSocketProtocol
 from rummyhall.store.database import Database
 
 JSON = dict[str, Any]
@@ -89,7 +90,7 @@ async def running(
         host="127.0.0.1",
         port=0,
         log_level="warning",
-        ws="websockets-sansio",
+        ws=RoomWebSocketProtocol,
         ws_per_message_deflate=False,
         lifespan="on",
         # A test speaks as several clients with X-Forwarded-For, trusted from loopback as from a

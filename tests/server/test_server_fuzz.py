@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 from pg import PostgresServer
 from rummyhall.economy.audit import audit_database
 from rummyhall.server.app import create_app
+from rummyhall.server.socket_protocol import RoomWebSocketProtocol
 from server_kit import fast_settings
 
 JSON_VALUES = st.recursive(
@@ -75,7 +76,7 @@ class ServerThread:
         self.db_url = db_url
         self.app = create_app(fast_settings(tmp, self.db_url, bots=True))
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=0, log_level="critical", ws="websockets-sansio"
+            self.app, host="127.0.0.1", port=0, log_level="critical", ws=RoomWebSocketProtocol
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -8,13 +8,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from rummyhall.server.socket_protocol import SEND_NOW
 from rummyhall.server.ws import CLOSE_TOO_SLOW, Connection
 
 
 class Socket:
-    """What Connection uses of a Starlette WebSocket: send_text and close."""
+    """What Connection uses of a Starlette WebSocket: send_text and close (and the scope, which
+    offers no direct send: every message takes the ASGI road)."""
 
     def __init__(self) -> None:
+        self.scope: dict[str, Any] = {"extensions": {}}
         self.sent: list[str] = []
         self.writable = asyncio.Event()
         self.writable.set()
@@ -30,6 +33,23 @@ class Socket:
     async def close(self, code: int, reason: str = "") -> None:
         await self.writable.wait()
         self.closed_with = code
+
+
+class DirectSocket(Socket):
+    """A socket served by RoomWebSocketProtocol: its scope offers the direct send, which takes
+    a frame at once unless the socket's buffer is full (``writable`` clear)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scope["extensions"][SEND_NOW] = self.send_now
+        self.direct: list[str] = []
+
+    def send_now(self, payload: bytes) -> bool:
+        if not self.writable.is_set() or self.gone:
+            return False
+        self.sent.append(payload.decode())
+        self.direct.append(payload.decode())
+        return True
 
 
 def connection(socket: Socket, limit: int = 3) -> Connection:
@@ -101,3 +121,22 @@ async def test_stop_drops_what_waits() -> None:
     socket.writable.set()
     await asyncio.sleep(0.01)
     assert socket.sent == []
+
+
+async def test_the_direct_send_takes_what_it_may_and_the_rest_keeps_its_order() -> None:
+    socket = DirectSocket()
+    conn = connection(socket)
+    conn.send(b"a")
+    conn.send("b")  # a text is sent as its UTF-8
+    assert socket.direct == ["a", "b"] and conn.flusher is None
+    socket.writable.clear()  # the buffer is full: the direct send refuses, ASGI waits
+    conn.send(b"c")
+    conn.send(b"d")  # behind "c", though the socket may take it before "c" is through
+    socket.writable.set()
+    conn.send(b"e")
+    await asyncio.sleep(0.01)
+    assert socket.sent == ["a", "b", "c", "d", "e"]
+    assert socket.direct == ["a", "b"]  # the rest went the ASGI road, in order
+    assert conn.flusher is None
+    conn.send(b"f")  # and directly again
+    assert socket.direct[-1] == "f"

@@ -100,6 +100,7 @@ def serve(
 
     from rummyhall.server.app import create_app
     from rummyhall.server.settings import LOCAL_HOSTS, Settings
+    from rummyhall.server.socket_protocol import RoomWebSocketProtocol
     from rummyhall.store.database import default_url
 
     settings = Settings(
@@ -147,7 +148,8 @@ def serve(
         host=host,
         port=port,
         log_config=configure_logging(log_level),
-        ws="websockets-sansio",
+        # uvicorn's sans-I/O WebSocket protocol, with the tables' direct send
+        ws=RoomWebSocketProtocol,
         # Table messages are small and frequent: compressing each costs more CPU than it saves.
         ws_per_message_deflate=False,
         ws_max_size=settings.max_message_bytes * 2,

@@ -74,8 +74,8 @@ class Listener(Protocol):
 
     account_id: int
 
-    def send(self, text: str) -> None:
-        """Queue a message for the connection (never blocks)."""
+    def send(self, text: str | bytes) -> None:
+        """Queue a text message for the connection (never blocks); ``bytes`` are its UTF-8."""
         ...
 
 
@@ -1173,7 +1173,7 @@ class TableActor:
             "fair": self.published,
         }
 
-    def message(self, kind: str, events: Sequence[Event], account_id: int | None) -> str:
+    def message(self, kind: str, events: Sequence[Event], account_id: int | None) -> bytes:
         seat = None if account_id is None else self.seat_of(account_id)
         return _encode(self._message(kind, events, seat, _Parts(self.info(), events)))
 
@@ -1206,7 +1206,7 @@ class TableActor:
             return
         parts = _Parts(self.info(), events)
         by_seat: dict[int | None, JSON] = {}
-        texts: dict[int | None, str] = {}
+        texts: dict[int | None, bytes] = {}
         for listener in list(self.watchers):
             seat = self.seat_of(listener.account_id)
             if answer is not None and listener is answer[0]:
@@ -1300,9 +1300,11 @@ def _event_json(event: Event) -> JSON:
     return data
 
 
-def _encode(message: JSON) -> str:
-    # orjson: several times faster than json, and every change is encoded once per seat.
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+def _encode(message: JSON) -> bytes:
+    # orjson: several times faster than json, and every change is encoded once per seat. Its
+    # UTF-8 is what goes on the wire: kept as bytes, it is not decoded here and encoded again
+    # for each watcher.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
 
 
 def _fragment(value: object) -> orjson.Fragment:

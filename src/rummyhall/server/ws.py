@@ -27,6 +27,7 @@ from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.open_sockets import OpenSockets
 from rummyhall.server.settings import Settings
+from rummyhall.server.socket_protocol import SEND_NOW, SendNow
 from rummyhall.server.table import TableActor
 from rummyhall.server.wire import Act, ClientMessage, Leave, Ping, Sit, Unwatch, Watch
 
@@ -52,7 +53,11 @@ class Connection:
     the waits' coroutines and futures, alive while players think, crowd the cycle collector's
     young generations). Only when the socket's buffer is full (a slow reader) does a send have
     to wait; a task finishes it, later messages queue behind it in order, and a reader more than
-    ``limit`` messages behind is closed (it reconnects and gets a snapshot)."""
+    ``limit`` messages behind is closed (it reconnects and gets a snapshot).
+
+    Served by :class:`~rummyhall.server.socket_protocol.RoomWebSocketProtocol`, a send that
+    need not wait skips even that coroutine: the frame goes into the socket's buffer at once
+    (``send_now``), and the ASGI road is taken only when it must wait or fail."""
 
     def __init__(
         self, websocket: WebSocket, account_id: int, name: str, limit: int, *, guest: bool = False
@@ -63,12 +68,14 @@ class Connection:
         self.guest = guest
         """A guest's connection: it may sit in practice rooms only."""
         self.limit = limit
-        self.backlog: deque[str] = deque()
+        self.send_now: SendNow | None = websocket.scope.get("extensions", {}).get(SEND_NOW)
+        self.backlog: deque[str | bytes] = deque()
         self.flusher: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
         self.closed = False  # too slow, or the socket went away: nothing more is sent
 
-    def send(self, text: str) -> None:
+    def send(self, text: str | bytes) -> None:
+        """Send a text message (``bytes``: its UTF-8, as the tables encode theirs)."""
         if self.closed:
             return
         if self.flusher is not None:
@@ -77,7 +84,11 @@ class Connection:
             else:
                 self._too_slow()
             return
-        sending = self.websocket.send_text(text)
+        if self.send_now is not None and self.send_now(
+            text if isinstance(text, bytes) else text.encode()
+        ):
+            return
+        sending = self.websocket.send_text(_text(text))
         try:
             waiting = sending.send(None)
         except StopIteration:
@@ -91,7 +102,7 @@ class Connection:
         try:
             await _finish_started(sending, waiting)
             while self.backlog and not self.closed:
-                await self.websocket.send_text(self.backlog.popleft())
+                await self.websocket.send_text(_text(self.backlog.popleft()))
         except Exception:
             self.closed = True
         finally:
@@ -113,6 +124,10 @@ class Connection:
         for task in (self.flusher, self.closer):
             if task is not None:
                 task.cancel()
+
+
+def _text(text: str | bytes) -> str:
+    return text.decode() if isinstance(text, bytes) else text
 
 
 async def _finish_started(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:

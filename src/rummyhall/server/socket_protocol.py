@@ -1,0 +1,77 @@
+"""The room's WebSocket protocol for uvicorn: uvicorn's own (sans-I/O, on the ``websockets``
+library), plus a send that puts a text message's frame straight into the socket's buffer.
+
+Tables send far more than they receive: every action is told to every watcher of its table,
+each with its own view. Through ASGI a message is a coroutine for Starlette's ``send_text``,
+another for its exception wrapper and one for uvicorn's ``send``, a dict to dispatch on, a
+``Frame`` object and a list of writes: several times the cost of the message's encoding, and a
+quarter of a busy server's event loop. A server's frame of a text message is the same every
+time (RFC 6455: unmasked, one frame, no extension here, as per-message compression is off), so
+:meth:`RoomWebSocketProtocol.send_now` writes it itself, synchronously, when it may: the
+connection open, no close sent, nothing half-sent, and the transport taking data (below its
+high-water mark). Otherwise it says so and the caller takes the ASGI road, which waits for the
+socket and raises if the connection is gone (:class:`rummyhall.server.ws.Connection`).
+
+The send is offered to the application in the connection's ASGI scope, under
+:data:`SEND_NOW`, as ASGI offers such extras (``scope["extensions"]``); an application served by
+another protocol simply does not find it. Everything else (the handshake, reading, pings, the
+closing handshake) is uvicorn's.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+from websockets.protocol import OPEN
+
+SEND_NOW = "rummyhall.send_now"
+"""The scope extension holding :meth:`RoomWebSocketProtocol.send_now` (``bytes -> bool``)."""
+
+SendNow = Callable[[bytes], bool]
+
+_TEXT_FIN = 0x81  # FIN and the text opcode: a whole text message in one frame
+_SHORT = struct.Struct("!BB")
+_MEDIUM = struct.Struct("!BBH")
+_LONG = struct.Struct("!BBQ")
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A server's frame of one whole text message (``payload`` is its UTF-8)."""
+    size = len(payload)
+    if size < 126:
+        return _SHORT.pack(_TEXT_FIN, size) + payload
+    if size < 1 << 16:
+        return _MEDIUM.pack(_TEXT_FIN, 126, size) + payload
+    return _LONG.pack(_TEXT_FIN, 127, size) + payload
+
+
+class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol with :meth:`send_now` in each connection's scope."""
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        # An accepted upgrade has its scope now; its application task has not started yet.
+        scope = self.__dict__.get("scope")
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_now
+
+    def send_now(self, payload: bytes) -> bool:
+        """Write a text message's frame to the socket's buffer at once, and say True; or, if
+        that may not be done now (the socket's buffer full, the connection closing or closed,
+        an extension negotiated), write nothing and say False."""
+        conn = self.conn
+        if (
+            self.close_sent
+            or not self.handshake_complete
+            or not self.writable.is_set()
+            or conn.state is not OPEN
+            or conn.expect_continuation_frame
+            or conn.extensions
+            or self.transport.is_closing()
+        ):
+            return False
+        self.transport.write(text_frame(payload))
+        return True

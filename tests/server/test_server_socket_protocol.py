@@ -1,0 +1,107 @@
+"""The room's WebSocket protocol (rummyhall.server.socket_protocol): the frames its direct send
+writes are the frames a client's WebSocket library reads as the messages sent, in order with
+those sent through ASGI, at every size class of the frame's length; and it refuses (writes
+nothing, says False) when the socket's buffer is full or once the connection is closing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import uvicorn
+from websockets.asyncio.client import connect
+from websockets.frames import Frame, Opcode
+from websockets.protocol import Protocol, Side
+
+from rummyhall.server.socket_protocol import SEND_NOW, RoomWebSocketProtocol, text_frame
+
+# The size classes of a frame's length (7 bits, 16 bits, 64 bits) and their edges.
+SIZES = [0, 1, 125, 126, 127, 65_535, 65_536, 70_001]
+
+
+def payload(size: int) -> str:
+    """A text of ``size`` UTF-8 bytes, with characters of 1, 2 and 3 bytes."""
+    pattern = "aé€"  # 1 + 2 + 3 bytes
+    text = pattern * (size // 6) + "a" * (size % 6)
+    assert len(text.encode()) == size
+    return text
+
+
+def test_a_frame_reads_as_its_message_at_every_length() -> None:
+    for size in SIZES:
+        client = Protocol(Side.CLIENT, max_size=None)
+        client.receive_data(text_frame(payload(size).encode()))
+        [frame] = client.events_received()
+        assert isinstance(frame, Frame)
+        assert (frame.opcode, frame.fin) == (Opcode.TEXT, True)
+        assert bytes(frame.data).decode() == payload(size)
+
+
+class App:
+    """Accepts one connection, sends every size through the direct send with a message through
+    ASGI between them, checks the refusals, and closes."""
+
+    def __init__(self) -> None:
+        self.refused_while_paused: bool | None = None
+        self.refused_after_close: bool | None = None
+        self.finished = asyncio.Event()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        assert scope["type"] == "websocket"
+        send_now = scope["extensions"][SEND_NOW]
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        for size in SIZES:
+            assert send_now(payload(size).encode())
+            await send({"type": "websocket.send", "text": f"asgi {size}"})
+        # The transport above its high-water mark (as uvicorn hears it from the loop): the
+        # direct send must leave the frame to the ASGI road, which waits.
+        protocol = send_now.__self__
+        protocol.pause_writing()
+        self.refused_while_paused = not send_now(b"not sent")
+        protocol.resume_writing()
+        assert send_now(b"last")
+        await send({"type": "websocket.close", "code": 1000})
+        self.refused_after_close = not send_now(b"after the close")
+        self.finished.set()
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[App, str]]:
+    app = App()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", ws=RoomWebSocketProtocol
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield app, f"ws://127.0.0.1:{port}/"
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_direct_frames_and_asgi_sends_arrive_as_sent_in_order(
+    served: tuple[App, str],
+) -> None:
+    app, url = served
+    received: list[str] = []
+    async with connect(url, max_size=None, compression=None) as socket:
+        async for message in socket:
+            assert isinstance(message, str)
+            received.append(message)
+    expected = [text for size in SIZES for text in (payload(size), f"asgi {size}")] + ["last"]
+    assert received == expected
+    await app.finished.wait()
+    assert app.refused_while_paused is True
+    assert app.refused_after_close is True
