@@ -15,15 +15,19 @@ A test that needs the URL of the ``db`` database (to start a server on it, say):
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator
+import socket
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from argon2 import PasswordHasher
 from argon2.profiles import CHEAPEST
 
+import nginx_server as nginx_server_kit
 import pg
+import redis_server as redis_server_kit
 from rummyhall.store import accounts
 from rummyhall.store.database import Database
 from rummyhall.store.models import Base
@@ -85,3 +89,52 @@ def cheap_password_hashing() -> Iterator[None]:
     accounts.set_password_hasher(PasswordHasher.from_parameters(CHEAPEST))
     yield
     accounts.set_password_hasher(previous)
+
+
+# --- several nodes (issue 21): Redis and nginx, started by the tests on loopback -----------------
+
+
+def _unavailable(what: str, reason: Exception) -> NoReturn:
+    """A server the tests need cannot start: fail under CI=true (never skip there), else skip."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is required in CI: {reason}", pytrace=False)
+    pytest.skip(f"{what} unavailable: {reason}")
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[redis_server_kit.RedisServer]:
+    """One throwaway ``redis-server`` for the session (tests/redis_server.py)."""
+    try:
+        server = redis_server_kit.start()
+    except redis_server_kit.RedisUnavailable as exc:
+        _unavailable("Redis", exc)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: redis_server_kit.RedisServer) -> str:
+    """The URL of the session's Redis, emptied (FLUSHALL) for this test."""
+    with socket.create_connection(("127.0.0.1", redis_server.port), timeout=10) as sock:
+        sock.sendall(b"FLUSHALL\r\n")
+        assert sock.recv(64).startswith(b"+OK"), "FLUSHALL refused"
+    return redis_server.url
+
+
+@pytest.fixture
+def nginx() -> Iterator[Callable[..., nginx_server_kit.NginxServer]]:
+    """``nginx(upstreams, balance="")`` starts a throwaway nginx in front of ``upstreams``
+    (tests/nginx_server.py); every one started is stopped after the test."""
+    started: list[nginx_server_kit.NginxServer] = []
+
+    def start(upstreams: Sequence[str], *, balance: str = "") -> nginx_server_kit.NginxServer:
+        try:
+            server = nginx_server_kit.start(upstreams, balance=balance)
+        except nginx_server_kit.NginxUnavailable as exc:
+            _unavailable("nginx", exc)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

@@ -36,6 +36,7 @@ TABLES = {
     "ledger_postings",
     "game_tables",
     "table_log",
+    "table_fences",
     "hands",
     "hand_players",
     "table_grants",
@@ -55,7 +56,7 @@ async def test_fresh_database_upgrades_to_head(db_url: str) -> None:
     try:
         assert await db.revision() is None
         await db.migrate()
-        assert await db.revision() == head_revision() == "0006"
+        assert await db.revision() == head_revision() == "0007"
         async with db.engine.connect() as conn:
             names = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
         assert names == TABLES | {"alembic_version"}

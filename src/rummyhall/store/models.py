@@ -203,6 +203,19 @@ class TableLogModel(Base):
     at_ms: Mapped[int] = mapped_column(BigInteger)
 
 
+class TableFenceModel(Base):
+    """The highest lease token any write to a table's log has carried (issue 21, several
+    nodes): a write with a lower one comes from a node that lost the table, and is refused in
+    its own transaction (rummyhall.store.fences; docs/cluster.md)."""
+
+    __tablename__ = "table_fences"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id"), primary_key=True, autoincrement=False
+    )
+    token: Mapped[int] = mapped_column(BigInteger)
+
+
 class HandModel(Base):
     __tablename__ = "hands"
 
