@@ -463,6 +463,15 @@ class Database:
                 self._pg = (conn, raw.driver_connection)
             driver = self._pg[1]
             try:
+                if len(steps) == 1:
+                    # One statement is a transaction of its own (autocommit): one round trip
+                    # instead of three (BEGIN, the statement, COMMIT); a wrong row count can
+                    # no longer roll it back, so such a step has a transaction as the others.
+                    [step] = steps
+                    if step.rows is None:
+                        values = step.statement.values_in_order(step.values)
+                        await driver.execute(step.statement.postgresql, *values)
+                        return
                 async with driver.transaction():
                     for step in steps:
                         values = step.statement.values_in_order(step.values)
