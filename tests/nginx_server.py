@@ -1,10 +1,9 @@
 """A throwaway nginx in front of test servers (issue 21: several nodes behind one address).
 
 Debian's ``nginx``, started in the foreground (``daemon off``) with a configuration generated
-into a temporary folder: it listens on 127.0.0.1 on a free port and passes every request to
-the ``upstreams`` the test gives (``"127.0.0.1:PORT"`` each), WebSocket upgrades included (HTTP
-1.1 to the upstream with the ``Upgrade`` and ``Connection`` headers passed on, long read
-timeouts). Its pid file, error and access logs and temporary files are all in the folder, so it
+into a temporary folder around the site configuration the room ships (deploy/nginx/
+rummyhall.conf): it listens on 127.0.0.1 on a free port and passes every request to the
+``upstreams`` the test gives (``"127.0.0.1:PORT"`` each), WebSocket upgrades included. Its pid file, error and access logs and temporary files are all in the folder, so it
 never touches /etc/nginx or /var/log/nginx. As root it runs as ``www-data`` (``nobody``
 without it), master and workers alike, like tests/pg.py and tests/redis_server.py run theirs.
 
@@ -42,13 +41,37 @@ def find_binary() -> str | None:
     )
 
 
-def config(root: Path, port: int, upstreams: Sequence[str], balance: str = "") -> str:
-    """The whole nginx.conf: one upstream group of ``upstreams``, chosen by ``balance`` (an
-    upstream directive such as ``ip_hash;`` or ``hash $arg_table consistent;``; round robin
-    when empty)."""
+SITE = Path(__file__).resolve().parent.parent / "deploy" / "nginx" / "rummyhall.conf"
+"""The site configuration the room ships for operators: the tests run nginx with it."""
+
+_LISTEN = "    listen 80;\n"
+_NODES = "    include /etc/nginx/rummyhall-nodes.conf;\n"
+
+
+def site(root: Path, port: int, balance: str = "") -> str:
+    """deploy/nginx/rummyhall.conf as the tests run it: listening on 127.0.0.1:``port``, its
+    nodes read from ``root``/nodes.conf, and ``balance`` (an upstream directive such as
+    ``ip_hash;`` or ``hash $arg_table consistent;``) before them (round robin when empty)."""
+    text = SITE.read_text()
+    for line in (_LISTEN, _NODES):
+        if text.count(line) != 1:
+            raise ValueError(f"{SITE} no longer has the line {line.strip()!r} once")
+    text = text.replace(_LISTEN, f"    listen 127.0.0.1:{port};\n")
+    return text.replace(_NODES, f"    {balance}\n    include {root / 'nodes.conf'};\n")
+
+
+def nodes(upstreams: Sequence[str]) -> str:
+    """The nodes file: one ``server`` line per upstream (``"127.0.0.1:PORT"``), never left out
+    after failures (a test's node is down only when the test says so)."""
     if not upstreams:
         raise ValueError("nginx needs at least one upstream")
-    servers = "\n".join(f"        server {address} max_fails=0;" for address in upstreams)
+    return "".join(f"server {address} max_fails=0;\n" for address in upstreams)
+
+
+def config(root: Path, port: int, upstreams: Sequence[str], balance: str = "") -> str:
+    """The whole nginx.conf: the process's settings, all in ``root``, and the shipped site
+    (:func:`site`) in its http block; writes the nodes file beside it."""
+    (root / "nodes.conf").write_text(nodes(upstreams))
     temp = "\n".join(
         f"    {kind}_temp_path {root / kind};"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -68,34 +91,7 @@ http {{
     access_log {root / "access.log"};
 {temp}
 
-    # "Connection: upgrade" only when the client asked for an upgrade, else keep-alive
-    map $http_upgrade $connection_upgrade {{
-        default upgrade;
-        '' '';
-    }}
-
-    upstream rummyhall {{
-        {balance}
-{servers}
-        keepalive 16;
-    }}
-
-    server {{
-        listen 127.0.0.1:{port};
-
-        location / {{
-            proxy_pass http://rummyhall;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $http_host;  # with the port: Origin checks compare it
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_read_timeout 1h;
-            proxy_send_timeout 1h;
-            proxy_buffering off;
-        }}
-    }}
+{site(root, port, balance)}
 }}
 """
 
