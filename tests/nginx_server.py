@@ -3,8 +3,9 @@
 Debian's ``nginx``, started in the foreground (``daemon off``) with a configuration generated
 into a temporary folder around the site configuration the room ships (deploy/nginx/
 rummyhall.conf): it listens on 127.0.0.1 on a free port and passes every request to the
-``upstreams`` the test gives (``"127.0.0.1:PORT"`` each), WebSocket upgrades included. Its pid file, error and access logs and temporary files are all in the folder, so it
-never touches /etc/nginx or /var/log/nginx. As root it runs as ``www-data`` (``nobody``
+``upstreams`` the test gives (``"127.0.0.1:PORT"`` each), WebSocket upgrades included. Its pid
+file, error and access logs and temporary files are all in the folder, so it never touches
+/etc/nginx or /var/log/nginx. As root it runs as ``www-data`` (``nobody``
 without it), master and workers alike, like tests/pg.py and tests/redis_server.py run theirs.
 
 :func:`start` returns once nginx accepts connections; :meth:`NginxServer.stop` ends it and
