@@ -97,13 +97,14 @@ class ShoeCheck:
             return []
         if self.distinct:
             # As many cards as the shoe, all of them distinct and all from the shoe: all is well.
-            cards = list(chain.from_iterable(census.values()))
-            if len(cards) == len(self.shoe):
-                ids = set(map(id, cards))
-                if len(ids) == len(cards) and self.ids.issuperset(ids):
-                    return []  # the shoe's very cards, each once
+            places = census.values()
+            if sum(map(len, places)) == len(self.shoe):
+                # The shoe's very cards, each once: as many distinct objects as the shoe's, all
+                # of them the shoe's (one set, compared in C).
+                if self.ids == set(map(id, chain.from_iterable(places))):
+                    return []
                 copies = JOKER_CODE + 1  # _physical_key, inline: the census has every card
-                keys = [card.code + copies * card.copy for card in cards]
+                keys = [card.code + copies * card.copy for card in chain.from_iterable(places)]
                 if self.keys.issuperset(keys) and len(set(keys)) == len(keys):
                     return []
         return _card_problems(census, self.shoe)
@@ -510,7 +511,7 @@ def _check_views(
     past_keys = sorted(shape.past)
     top = shape.past | shape.names
     problems: list[str] = []
-    past: dict[str, Any] | None = None
+    past: tuple[Any, ...] | None = None
     # What the spectators' view shows, field by field: a seat's field (or item of a list) equal
     # to theirs shows the same cards, and is not walked again where that holds for the seat
     # (_reusable). Those cards are public, within what the seat may see when they are within
@@ -548,11 +549,11 @@ def _check_views(
             quick = public_ok and split and sight.shared is public.shared and sight.owns(total)
             if not (quick and all(sight.within(names) for _, names in alone)):
                 problems += _leaks(total + reused, alone, viewer, sight)
-        mine = {key: view.get(key) for key in past_keys}
+        mine = tuple(map(view.get, past_keys))  # in C: once per viewer and action
         if past is None:
             past = mine
         elif mine != past:
-            changed = [key for key in mine if mine[key] != past[key]]
+            changed = [key for key, a, b in zip(past_keys, mine, past, strict=True) if a != b]
             problems.append(
                 f"view of seat {viewer} differs from the spectators' in {', '.join(changed)}"
             )
