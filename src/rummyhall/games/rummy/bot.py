@@ -121,32 +121,33 @@ def solve(profile: str, cut: str, hand: Sequence[str]) -> Arrangement:
     return found
 
 
-def _positions(card: Card) -> tuple[int, ...]:
-    return _positions_of(card.rank)
+def _positions_of(rank: int) -> tuple[int, ...]:
+    return (1, 14) if rank == 1 else (rank,)
+
+
+_PLACE_BITS: Final = tuple(
+    sum(1 << place for place in _positions_of(code % 13 + 1)) for code in range(JOKER_CODE)
+)
+"""By natural card code: a bit for each place of its rank in its suit (the ace at both ends)."""
 
 
 def sequence_draws(cards: Sequence[Card], wild: frozenset[int]) -> int:
     """Pairs of natural cards of one suit one or two places apart: the start of a sequence."""
-    by_suit: dict[int, set[int]] = {}
+    places = [0, 0, 0, 0]  # by suit: a bit for each place held
     for card in cards:
-        if card.code not in wild and card.suit is not None:
-            by_suit.setdefault(int(card.suit), set()).update(_positions(card))
-    draws = 0
-    for places in by_suit.values():
-        # Each place with the places one and two above it (a pair once, from its lower card);
-        # the ace sits at both ends: A-2 and Q-A/K-A count once each.
-        for place in places:
-            draws += (place + 1 in places) + (place + 2 in places)
-    return draws
+        code = card.code
+        if code not in wild and card.suit is not None:
+            places[code // 13] |= _PLACE_BITS[code]
+    # Each place with the places one and two above it (a pair once, from its lower card); the
+    # ace sits at both ends: A-2 and Q-A/K-A count once each.
+    return sum(
+        (mask & (mask >> 1)).bit_count() + (mask & (mask >> 2)).bit_count() for mask in places
+    )
 
 
 def _gap(rank: int, other: int) -> int:
     """How many places apart two ranks of one suit are, the ace at both ends."""
     return min(abs(p - q) for p in _positions_of(rank) for q in _positions_of(other))
-
-
-def _positions_of(rank: int) -> tuple[int, ...]:
-    return (1, 14) if rank == 1 else (rank,)
 
 
 _NEAR: Final = (
@@ -254,8 +255,7 @@ def may_hold_pure(cards: Iterable[Card]) -> bool:
             return True
         copies[code] = held
         if card.suit is not None:
-            rank = card.rank
-            places[int(card.suit)] |= (1 << rank) | ((1 << 14) if rank == 1 else 0)
+            places[code // 13] |= _PLACE_BITS[code]
     return any(mask & (mask >> 1) & (mask >> 2) for mask in places)
 
 
