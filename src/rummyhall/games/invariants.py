@@ -216,10 +216,15 @@ def sights(
     names: dict[int | None, list[str]] = {seat: [] for seat in seats}
     everyone = tuple(names)
     public: list[str] = []
+    known = _SEEING.get(everyone)
+    if known is None or len(known) > 4096:
+        known = _SEEING[everyone] = {}
     for location, cards in census.items():
         if not cards:
             continue
-        seeing = _seeing(location, everyone)
+        seeing = known.get(location)
+        if seeing is None:
+            seeing = known[location] = _seeing(location, everyone)
         if len(seeing) == len(everyone):
             public += [card.text for card in cards]
         elif seeing:
@@ -228,6 +233,11 @@ def sights(
                 names[seat] += texts
     shared = Allowed(public)
     return {seat: Sight(shared, Allowed(texts)) for seat, texts in names.items()}
+
+
+_SEEING: dict[tuple[int | None, ...], dict[str, tuple[int | None, ...]]] = {}
+""":func:`_seeing` by viewers and location, looked up by the location's name alone (a census is
+read after every checked action)."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -663,11 +673,23 @@ def _check_events(
 ) -> list[str]:
     """:func:`check_events` with what each viewer may see as :class:`Sight` s."""
     problems = []
+    # Where every viewer's sight adds its own cards to the spectators' (sights()), what the
+    # spectators may see every viewer may: an event for everyone within it is checked once.
+    public = after.get(None)
+    if public is not None and (
+        public.own or any(s.shared is not public.shared for s in after.values())
+    ):
+        public = None  # not the split sights() makes: each viewer on its own
     for event in events:
-        names, apart = _fields(event.data, None, shape, shape.event_past, deep=True)
+        data = event.data
+        if type(data) is dict and _SCALARS.issuperset(map(type, data.values())):
+            continue  # numbers only (a turn's seat and deadline...): no card in it
+        names, apart = _fields(data, None, shape, shape.event_past, deep=True)
         if not names and not apart:
             continue
         parts = [names, *(found for _, found in apart)]
+        if public is not None and event.to is None and all(map(public.within, parts)):
+            continue
         for viewer, sight in after.items():
             if not event.visible_to(viewer):
                 continue
