@@ -213,17 +213,24 @@ def may_meld(card: Card, others: Iterable[Card], wild: frozenset[int]) -> bool:
     code, rank = card.code, card.rank
     near_codes = _NEAR_CODES[code]
     wilds = same_rank = near = 0
+    # Two more cards for a set or a sequence: said as soon as they are found.
     for other in others:
         other_code = other.code
         if other_code in wild:
             wilds += 1
+            if wilds + max(same_rank, near) >= 2:
+                return True
         elif other_code == code:
             return True
         elif other.rank == rank:
             same_rank += 1
+            if same_rank + wilds >= 2:
+                return True
         elif other_code in near_codes:
             near += 1
-    return same_rank + wilds >= 2 or near + wilds >= 2
+            if near + wilds >= 2:
+                return True
+    return False
 
 
 def may_declare(cards: Sequence[Card], wild: frozenset[int], dublees: bool) -> bool:
