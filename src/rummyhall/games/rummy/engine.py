@@ -1114,7 +1114,7 @@ class RummyGame(Game):
             "declarer": self.declarer,
             "winner": self.winner,
             "awaited": self._awaited_view(),
-            "seats": [self._seat_view(player, ended) for player in self.players.values()],
+            "seats": self._seats_view(ended),
             "history": list(self.history),
             "result": None if self._result is None else self._result.to_json(),
         }
@@ -1142,6 +1142,32 @@ class RummyGame(Game):
             {"seat": seat, "kind": kind, "deadline": clock.deadline}
             for seat, clock in self.clocks.items()
         ]
+
+    def _seats_view(self, ended: bool) -> list[RummySeatView]:
+        """Every seat as the spectators see it (:meth:`_seat_view`, in one loop: every view of
+        every state has them)."""
+        pooled = self.pool is not None
+        entries: list[RummySeatView] = []
+        for player in self.players.values():
+            status = player.status
+            public = ended or status in _FIXED
+            shown = player.shown
+            entry: RummySeatView = {
+                "seat": player.seat,
+                "status": status,
+                "cards": len(player.hand),
+                "missed": player.missed,
+                "bank": player.bank,
+                "score": player.score if public else None,
+                "how": player.how if public else None,
+                "shown": None if shown is None or not public else _text(shown),
+            }
+            if player.finish is not None and status in (WON, WRONG):
+                entry["finish"] = str(player.finish)
+            if pooled:
+                entry["total"] = player.total
+            entries.append(entry)
+        return entries
 
     def _seat_view(self, player: _Player, ended: bool) -> RummySeatView:
         """A seat as the view shows it: its score, how it came about and its shown groups are
