@@ -1074,11 +1074,8 @@ class RummyGame(Game):
             if not (player.status in _FIXED or self.phase in (BETWEEN, OVER)) and (
                 player.score is not None or player.how is not None or player.shown is not None
             ):
-                # Its score and shown groups, which only it may see yet.
-                seats = list(data["seats"])
-                index = next(i for i, entry in enumerate(seats) if entry["seat"] == seat)
-                seats[index] = self._seat_view(player, True)
-                data["seats"] = seats
+                # Its own score and shown groups, which only it may see yet.
+                data["seats"] = self._seats_view(False, seat)
             data["hand"] = sorted_texts(player.hand)
             laid = player.arrangement
             data["arrangement"] = None if laid is None else _text(laid)
@@ -1143,14 +1140,14 @@ class RummyGame(Game):
             for seat, clock in self.clocks.items()
         ]
 
-    def _seats_view(self, ended: bool) -> list[RummySeatView]:
-        """Every seat as the spectators see it (:meth:`_seat_view`, in one loop: every view of
-        every state has them)."""
+    def _seats_view(self, ended: bool, viewer: int | None = None) -> list[RummySeatView]:
+        """Every seat as ``viewer`` sees it: its score, how it came about and its shown groups
+        are public once the deal ended or the seat left it, and always to the seat itself."""
         pooled = self.pool is not None
         entries: list[RummySeatView] = []
         for player in self.players.values():
             status = player.status
-            public = ended or status in _FIXED
+            public = ended or status in _FIXED or player.seat == viewer
             shown = player.shown
             entry: RummySeatView = {
                 "seat": player.seat,
@@ -1168,26 +1165,3 @@ class RummyGame(Game):
                 entry["total"] = player.total
             entries.append(entry)
         return entries
-
-    def _seat_view(self, player: _Player, ended: bool) -> RummySeatView:
-        """A seat as the view shows it: its score, how it came about and its shown groups are
-        public once the deal ended or the seat left it (``ended`` says the deal ended, or that the
-        view is the seat's own, to which they are always shown)."""
-        status = player.status
-        public = ended or status in _FIXED
-        shown = player.shown
-        entry: RummySeatView = {
-            "seat": player.seat,
-            "status": status,
-            "cards": len(player.hand),
-            "missed": player.missed,
-            "bank": player.bank,
-            "score": player.score if public else None,
-            "how": player.how if public else None,
-            "shown": None if shown is None or not public else _text(shown),
-        }
-        if player.finish is not None and status in (WON, WRONG):
-            entry["finish"] = str(player.finish)
-        if self.pool is not None:
-            entry["total"] = player.total
-        return entry
