@@ -97,13 +97,14 @@ class ShoeCheck:
             return []
         if self.distinct:
             # As many cards as the shoe, all of them distinct and all from the shoe: all is well.
-            cards = list(chain.from_iterable(census.values()))
-            if len(cards) == len(self.shoe):
-                ids = set(map(id, cards))
-                if len(ids) == len(cards) and self.ids.issuperset(ids):
-                    return []  # the shoe's very cards, each once
+            places = census.values()
+            if sum(map(len, places)) == len(self.shoe):
+                # The shoe's very cards, each once: as many distinct objects as the shoe's, all
+                # of them the shoe's (one set, compared in C).
+                if self.ids == set(map(id, chain.from_iterable(places))):
+                    return []
                 copies = JOKER_CODE + 1  # _physical_key, inline: the census has every card
-                keys = [card.code + copies * card.copy for card in cards]
+                keys = [card.code + copies * card.copy for card in chain.from_iterable(places)]
                 if self.keys.issuperset(keys) and len(set(keys)) == len(keys):
                     return []
         return _card_problems(census, self.shoe)
@@ -215,10 +216,15 @@ def sights(
     names: dict[int | None, list[str]] = {seat: [] for seat in seats}
     everyone = tuple(names)
     public: list[str] = []
+    known = _SEEING.get(everyone)
+    if known is None or len(known) > 4096:
+        known = _SEEING[everyone] = {}
     for location, cards in census.items():
         if not cards:
             continue
-        seeing = _seeing(location, everyone)
+        seeing = known.get(location)
+        if seeing is None:
+            seeing = known[location] = _seeing(location, everyone)
         if len(seeing) == len(everyone):
             public += [card.text for card in cards]
         elif seeing:
@@ -227,6 +233,11 @@ def sights(
                 names[seat] += texts
     shared = Allowed(public)
     return {seat: Sight(shared, Allowed(texts)) for seat, texts in names.items()}
+
+
+_SEEING: dict[tuple[int | None, ...], dict[str, tuple[int | None, ...]]] = {}
+""":func:`_seeing` by viewers and location, looked up by the location's name alone (a census is
+read after every checked action)."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -510,7 +521,7 @@ def _check_views(
     past_keys = sorted(shape.past)
     top = shape.past | shape.names
     problems: list[str] = []
-    past: dict[str, Any] | None = None
+    past: tuple[Any, ...] | None = None
     # What the spectators' view shows, field by field: a seat's field (or item of a list) equal
     # to theirs shows the same cards, and is not walked again where that holds for the seat
     # (_reusable). Those cards are public, within what the seat may see when they are within
@@ -548,11 +559,11 @@ def _check_views(
             quick = public_ok and split and sight.shared is public.shared and sight.owns(total)
             if not (quick and all(sight.within(names) for _, names in alone)):
                 problems += _leaks(total + reused, alone, viewer, sight)
-        mine = {key: view.get(key) for key in past_keys}
+        mine = tuple(map(view.get, past_keys))  # in C: once per viewer and action
         if past is None:
             past = mine
         elif mine != past:
-            changed = [key for key in mine if mine[key] != past[key]]
+            changed = [key for key, a, b in zip(past_keys, mine, past, strict=True) if a != b]
             problems.append(
                 f"view of seat {viewer} differs from the spectators' in {', '.join(changed)}"
             )
@@ -662,11 +673,23 @@ def _check_events(
 ) -> list[str]:
     """:func:`check_events` with what each viewer may see as :class:`Sight` s."""
     problems = []
+    # Where every viewer's sight adds its own cards to the spectators' (sights()), what the
+    # spectators may see every viewer may: an event for everyone within it is checked once.
+    public = after.get(None)
+    if public is not None and (
+        public.own or any(s.shared is not public.shared for s in after.values())
+    ):
+        public = None  # not the split sights() makes: each viewer on its own
     for event in events:
-        names, apart = _fields(event.data, None, shape, shape.event_past, deep=True)
+        data = event.data
+        if type(data) is dict and _SCALARS.issuperset(map(type, data.values())):
+            continue  # numbers only (a turn's seat and deadline...): no card in it
+        names, apart = _fields(data, None, shape, shape.event_past, deep=True)
         if not names and not apart:
             continue
         parts = [names, *(found for _, found in apart)]
+        if public is not None and event.to is None and all(map(public.within, parts)):
+            continue
         for viewer, sight in after.items():
             if not event.visible_to(viewer):
                 continue

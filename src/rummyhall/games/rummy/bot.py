@@ -25,9 +25,12 @@ rules of thumb on top; none of them counts the cards, so they hold for any hand 
 * **Rejoin** a pool when the rules allow it.
 
 Arrangements are memoised per hand across bots (the solver memoises too), so a turn costs one or
-two solver calls. Besides that the bot remembers only how many turns it has started in the current
-deal (the first has its own drop limits) and which actions it already sent in the current state:
-an action the game refused is never sent twice, so a bot cannot loop.
+two solver calls; none where the cards alone prove the answer (:attr:`RummyBot.shortcuts`: an open
+card no group could hold is worth taking only to declare, a hand without three cards for a pure
+sequence has none among the solver's groups). Besides that the bot remembers only how many turns
+it has started in the current deal (the first has its own drop limits) and which actions it
+already sent in the current state: an action the game refused is never sent twice, so a bot
+cannot loop.
 """
 
 from __future__ import annotations
@@ -118,32 +121,33 @@ def solve(profile: str, cut: str, hand: Sequence[str]) -> Arrangement:
     return found
 
 
-def _positions(card: Card) -> tuple[int, ...]:
-    return _positions_of(card.rank)
+def _positions_of(rank: int) -> tuple[int, ...]:
+    return (1, 14) if rank == 1 else (rank,)
+
+
+_PLACE_BITS: Final = tuple(
+    sum(1 << place for place in _positions_of(code % 13 + 1)) for code in range(JOKER_CODE)
+)
+"""By natural card code: a bit for each place of its rank in its suit (the ace at both ends)."""
 
 
 def sequence_draws(cards: Sequence[Card], wild: frozenset[int]) -> int:
     """Pairs of natural cards of one suit one or two places apart: the start of a sequence."""
-    by_suit: dict[int, set[int]] = {}
+    places = [0, 0, 0, 0]  # by suit: a bit for each place held
     for card in cards:
-        if card.code not in wild and card.suit is not None:
-            by_suit.setdefault(int(card.suit), set()).update(_positions(card))
-    draws = 0
-    for places in by_suit.values():
-        # Each place with the places one and two above it (a pair once, from its lower card);
-        # the ace sits at both ends: A-2 and Q-A/K-A count once each.
-        for place in places:
-            draws += (place + 1 in places) + (place + 2 in places)
-    return draws
+        code = card.code
+        if code not in wild and card.suit is not None:
+            places[code // 13] |= _PLACE_BITS[code]
+    # Each place with the places one and two above it (a pair once, from its lower card); the
+    # ace sits at both ends: A-2 and Q-A/K-A count once each.
+    return sum(
+        (mask & (mask >> 1)).bit_count() + (mask & (mask >> 2)).bit_count() for mask in places
+    )
 
 
 def _gap(rank: int, other: int) -> int:
     """How many places apart two ranks of one suit are, the ace at both ends."""
     return min(abs(p - q) for p in _positions_of(rank) for q in _positions_of(other))
-
-
-def _positions_of(rank: int) -> tuple[int, ...]:
-    return (1, 14) if rank == 1 else (rank,)
 
 
 _NEAR: Final = (
@@ -196,6 +200,72 @@ def _worths(loose: Sequence[Card], style: Style) -> list[int]:
     return worths
 
 
+_NEAR_CODES: Final = tuple(frozenset(_ADJACENT[code] + _GAPPED[code]) for code in range(JOKER_CODE))
+"""By natural card code: the codes of its suit one or two places away."""
+
+
+def may_meld(card: Card, others: Iterable[Card], wild: frozenset[int]) -> bool:
+    """Whether some group of some arrangement of ``others`` and ``card`` (a natural card) could
+    hold ``card``, told from the cards alone: any group with it holds an identical card (a
+    tunnela, a dublee), or two more cards of its rank or wild (a set), or two more cards of its
+    suit one or two places away or wild (a sequence: its two nearest places). False proves the
+    solver leaves ``card`` loose; True proves nothing."""
+    code, rank = card.code, card.rank
+    near_codes = _NEAR_CODES[code]
+    wilds = same_rank = near = 0
+    # Two more cards for a set or a sequence: said as soon as they are found.
+    for other in others:
+        other_code = other.code
+        if other_code in wild:
+            wilds += 1
+            if wilds + max(same_rank, near) >= 2:
+                return True
+        elif other_code == code:
+            return True
+        elif other.rank == rank:
+            same_rank += 1
+            if same_rank + wilds >= 2:
+                return True
+        elif other_code in near_codes:
+            near += 1
+            if near + wilds >= 2:
+                return True
+    return False
+
+
+def may_declare(cards: Sequence[Card], wild: frozenset[int], dublees: bool) -> bool:
+    """Whether ``cards`` (a hand of the hand size) could be declarable, told from the cards
+    alone: a declaration melds every natural card (vengala shows loose jokers apart, which are
+    wild), so a natural card that no group could hold (:func:`may_meld`) rules it out. Marriage's
+    special shapes (``dublees``) need not meld every card: there it proves nothing."""
+    if dublees:
+        return True
+    for index, card in enumerate(cards):
+        if card.code not in wild and not may_meld(
+            card, [*cards[:index], *cards[index + 1 :]], wild
+        ):
+            return False
+    return True
+
+
+def may_hold_pure(cards: Iterable[Card]) -> bool:
+    """Whether some group of some arrangement of ``cards`` could be a pure sequence (a tunnela
+    included), told from the cards alone: three cards of one suit on consecutive places (wild
+    cards in their own places count), or three identical cards. False proves that the solver's
+    groups hold no pure sequence."""
+    places = [0, 0, 0, 0]  # by suit: a bit for each place held, the ace at both ends
+    copies: dict[int, int] = {}
+    for card in cards:
+        code = card.code
+        held = copies.get(code, 0) + 1
+        if held >= 3:
+            return True
+        copies[code] = held
+        if card.suit is not None:
+            places[code // 13] |= _PLACE_BITS[code]
+    return any(mask & (mask >> 1) & (mask >> 2) for mask in places)
+
+
 _KEPT_FIELDS: Final = tuple(f.name for f in fields(Arrangement) if f.name != "discard")
 """What an arrangement of the rest keeps of the one with the discard: all but the discard."""
 
@@ -236,6 +306,10 @@ class RummyBot:
     """The game whose views the bot plays (their ``game``); it lets any other view pass."""
     default_style: ClassVar[Style]
     """The game's rules of thumb, used unless the bot is given others."""
+    shortcuts: bool = True
+    """Answer from the cards alone where that proves what the solver would say (an open card
+    that no group could hold, a hand without three cards for a pure sequence), instead of asking
+    it. The decisions are the same either way (tests play both and compare every action)."""
 
     def __init__(self, seed: int = 0, *, style: Style | None = None) -> None:
         self.seed = seed
@@ -331,6 +405,15 @@ class RummyBot:
         card = _card(top)
         if card.code in wild:
             return True
+        if self.shortcuts and not may_meld(card, map(_card, hand), wild):
+            # The card would stay loose whatever the hand (the solver's groups never hold it):
+            # taking it only helps if the hand can declare throwing it, i.e. as it is.
+            known = _MEMO.get((profile, cut, tuple(sorted(hand))))
+            if known is not None:
+                return known.declarable
+            cards = [_card(t) for t in hand]
+            if not may_declare(cards, wild, get_profile(profile).dublees):
+                return False
         after = solve(profile, cut, [*hand, top])
         if after.declarable:
             return True
@@ -362,6 +445,8 @@ class RummyBot:
         cost = int(view.get("drop_cost") or 0)
         if pool is not None and int(me.get("total") or 0) + cost >= int(pool["elimination"]):
             return False
+        if self.shortcuts and not may_hold_pure(cards):
+            return self.style.pure_to_keep > 0  # no pure sequence in any grouping
         pure = sum(kind.is_pure for kind in solve(profile, cut, hand).kinds)
         return pure < self.style.pure_to_keep
 

@@ -269,6 +269,8 @@ class RummyGame(Game):
         self.players = {s: _Player(s) for s in range(1, self.config.seats + 1)}
         self._hand_places = {seat: f"hand:{seat}" for seat in self.players}
         """Census names of the seats' hands: a census is taken after every checked action."""
+        self._public: tuple[int, RummyView] | None = None
+        """(log length, the spectators' view), which every view of that state copies."""
         self.phase: str = START
         order = self.config.order
         self.order: list[int] | None = None if order is None else list(order)
@@ -1058,13 +1060,41 @@ class RummyGame(Game):
 
     def view(self, seat: int | None) -> RummyView:
         self._check_seat(seat)
+        # Everything but the viewer's own cards (and its own entry among the seats) is the same
+        # for every viewer: built once per state (the log grows with every change; a rewind
+        # makes a new game) and shared between the views, as Patti's are (views are read, never
+        # changed): a room sends each change to every seat, a checked simulation checks them all.
+        public = self._public
+        if public is None or public[0] != len(self.log):
+            public = self._public = (len(self.log), self._public_view())
+        data = public[1].copy()
+        data["viewer"] = seat
+        if seat is not None and seat != HOUSE:
+            player = self.players[seat]
+            if not (player.status in _FIXED or self.phase in (BETWEEN, OVER)) and (
+                player.score is not None or player.how is not None or player.shown is not None
+            ):
+                # Its own score and shown groups, which only it may see yet.
+                data["seats"] = self._seats_view(False, seat)
+            data["hand"] = sorted_texts(player.hand)
+            laid = player.arrangement
+            data["arrangement"] = None if laid is None else _text(laid)
+            # What dropping would cost now: a first drop before the player's first draw.
+            drops = self.config.drops
+            data["drop_cost"] = drops.middle if player.drew else drops.first
+            if player.finish is not None:
+                data["finish"] = str(player.finish)
+        return data
+
+    def _public_view(self) -> RummyView:
+        """The view of a spectator, which every seat's view copies (:meth:`view`)."""
         ended = self.phase in (BETWEEN, OVER)
         mover = self.turn if self.phase == PLAY else None
         data: RummyView = {
             "game": self.name,
             "profile": self.config.profile,
             "mode": self.config.mode,
-            "viewer": seat,
+            "viewer": None,
             "phase": self.phase,
             "deal": self.deal_no,
             "order": list(self.deal_order),
@@ -1081,7 +1111,7 @@ class RummyGame(Game):
             "declarer": self.declarer,
             "winner": self.winner,
             "awaited": self._awaited_view(),
-            "seats": self._seats_view(seat, ended),
+            "seats": self._seats_view(ended),
             "history": list(self.history),
             "result": None if self._result is None else self._result.to_json(),
         }
@@ -1093,16 +1123,6 @@ class RummyGame(Game):
                 "pot": self.pot,
                 "rejoin_open": self._rejoin_open(),
             }
-        if seat is not None and seat != HOUSE:
-            player = self.players[seat]
-            data["hand"] = sorted_texts(player.hand)
-            laid = player.arrangement
-            data["arrangement"] = None if laid is None else _text(laid)
-            # What dropping would cost now: a first drop before the player's first draw.
-            drops = self.config.drops
-            data["drop_cost"] = drops.middle if player.drew else drops.first
-            if player.finish is not None:
-                data["finish"] = str(player.finish)
         return data
 
     def _awaited_view(self) -> list[AwaitedView]:
@@ -1120,7 +1140,7 @@ class RummyGame(Game):
             for seat, clock in self.clocks.items()
         ]
 
-    def _seats_view(self, viewer: int | None, ended: bool) -> list[RummySeatView]:
+    def _seats_view(self, ended: bool, viewer: int | None = None) -> list[RummySeatView]:
         """Every seat as ``viewer`` sees it: its score, how it came about and its shown groups
         are public once the deal ended or the seat left it, and always to the seat itself."""
         pooled = self.pool is not None
