@@ -121,7 +121,11 @@ def melds(witness: Witness) -> list[Meld]:
 # (leftover points, jokers taken from the pool less wild cards of this suit given to it, state
 # towards the requirement, discard 0/1 whether it holds the hand's discard, absorber 0/1 whether
 # it has an impure sequence that can take spare jokers (Marriage), witness).
-Option = tuple[int, int, int, int, int, Witness]
+# Typed as a tuple of any length on purpose: mypyc keeps a fixed-length tuple type unboxed (a C
+# struct of its fields), so every option merely passed on (kept by the Pareto filter, put in a
+# join's entry, picked for a result) was boxed again into a new tuple, its witness into a new int.
+# As a plain tuple object it is passed on by reference; its fields are read as before.
+Option = tuple[int, ...]
 LEFTOVER: Final = 0
 JOKERS: Final = 1
 STATE: Final = 2
