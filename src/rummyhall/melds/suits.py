@@ -96,7 +96,7 @@ Meld = tuple[str, int, int, int]
 # tables hold nothing but ints and tuples of ints: the garbage collector stops looking at those
 # after its first pass, which keeps its full collections short however large the tables grow.
 Witness = int
-_KINDS: Final = ("", "S", "T", "D")
+_KINDS: Final[tuple[str, ...]] = ("", "S", "T", "D")  # of any length: indexed as is
 
 
 def pack_meld(kind: str, start: int, length: int, mask: int) -> int:
@@ -222,18 +222,22 @@ def _pareto(
         for i, o in enumerate(options)
     ]
     keys.sort()
-    kept: tuple[list[Option], list[Option]] = ([], [])
+    # The options kept so far without and with the discard: two lists, not a pair of them (a
+    # pair indexed by a variable is boxed into a new tuple at every access, compiled).
+    kept_plain: list[Option] = []
+    kept_discard: list[Option] = []
     out: list[Option] = []
     for key in keys:
         o = options[key & 0xFFFF]
         _, j, st, d, ab, _ = o
         beaten_by = leq[st]
-        for k in kept[d]:  # kept ones have no more leftover
+        kept = kept_discard if d else kept_plain
+        for k in kept:  # kept ones have no more leftover
             kj, kab = k[1], k[4]
             if kab >= ab and beaten_by[k[2]] and (kj == j or (kj < j and (kab or not marriage))):
                 break
         else:
-            kept[d].append(o)
+            kept.append(o)
             out.append(o)
     return tuple(out)
 
