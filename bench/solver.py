@@ -28,6 +28,12 @@ Python. A compiled build is then measured again as pure Python in a fresh interp
 (``RUMMYHALL_PURE=1``, this script with --pure-classes: the same warm-up, the same hands), and
 both are printed side by side with the ratio.
 
+CPU time (``--cpu N``, instead of the rest): on a shared machine a wall-clock tail is mostly
+the waits for a core. For the classes of issue 20's targets (random 13, dense 21), N fresh
+interpreters each measure every hand's CPU time (``time.thread_time``, which a wait for a core
+does not advance) after the same warm-up, and the figures are those of each hand's least time
+over the N runs.
+
 Memory: a fresh interpreter (this script with --memory) solves 100,000 random hands of the four
 classes in turn and prints its resident set size (VmRSS, and the peak VmHWM, from
 /proc/self/status) before and after, and the entries the solver's memos hold.
@@ -293,6 +299,56 @@ def measure_classes(
     return measured, baseline_lines, failures
 
 
+CPU_CLASSES = (("random", 13), ("dense", 21))
+"""The classes of issue 20's targets, which ``--cpu`` measures."""
+
+
+def cpu_class(kind: str, size: int, scale: float, seed: int) -> list[float]:
+    """The CPU time (``time.thread_time``) of each hand of one class, warmed up and drawn as
+    :func:`measure_classes` does."""
+    _, decks, jokers, profile, warm, count, dense_count = next(c for c in CLASSES if c[0] == size)
+    rng = random.Random(seed * 100 + size)
+    warm_rng = random.Random(seed * 100 + size + 50)
+    warm_random = random_hands(warm_rng, size, decks, jokers, int(warm * scale))
+    warm_dense = dense_hands(warm_rng, size, decks, jokers, int(dense_count * scale))
+    for hand, cut in warm_random + warm_dense:
+        arrange(hand, joker=cut, profile=profile)
+    gc.collect()
+    random_set = random_hands(rng, size, decks, jokers, int(count * scale))
+    dense_set = dense_hands(rng, size, decks, jokers, int(dense_count * scale))
+    times = []
+    for hand, cut in random_set if kind == "random" else dense_set:
+        gc.disable()
+        try:
+            start = time.thread_time()
+            arrange(hand, joker=cut, profile=profile)
+            times.append(time.thread_time() - start)
+        finally:
+            gc.enable()
+    return times
+
+
+def cpu_figures(runs: int, quick: bool, seed: int) -> None:
+    """Each class of :data:`CPU_CLASSES` in ``runs`` fresh interpreters: each hand's least CPU
+    time over the runs, median / p99 / max, against the targets."""
+    print(f"CPU time (time.thread_time) of each hand, the least of {runs} fresh interpreters:")
+    for kind, size in CPU_CLASSES:
+        command = [sys.executable, __file__, "--cpu-class", f"{kind}:{size}", "--seed", str(seed)]
+        if quick:
+            command.append("--quick")
+        runs_times = [
+            json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+            for _ in range(runs)
+        ]
+        least = [min(times) for times in zip(*runs_times, strict=True)]
+        target = TARGETS[(kind, size)]
+        label = f"{kind} {size}"
+        print(
+            f"{label:<28} {len(least):>6} {figures(least)}"
+            f"  {target} {'met' if target.met(least) else 'NOT MET'} (CPU time)"
+        )
+
+
 def pure_figures(quick: bool, seed: int) -> dict[str, list[float]]:
     """The same classes measured on the pure modules, in a fresh interpreter
     (``RUMMYHALL_PURE=1``): the same warm-up, the same hands; each class's times."""
@@ -320,11 +376,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--memory", type=int, metavar="HANDS", help=argparse.SUPPRESS)
     parser.add_argument("--pure-classes", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--cpu", type=int, metavar="N", help="CPU time of the target classes, least of N runs"
+    )
+    parser.add_argument("--cpu-class", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.memory:
         memory_run(args.memory, args.seed)
         return 0
     scale = 0.1 if args.quick else 1.0
+    if args.cpu_class:
+        kind, size = args.cpu_class.split(":")
+        print(json.dumps(cpu_class(kind, int(size), scale, args.seed)))
+        return 0
+    if args.cpu:
+        print(f"arrange() CPU time; solver build measured: {build()}")
+        print(f"load average {os.getloadavg()[0]:.2f} at the start")
+        cpu_figures(args.cpu, args.quick, args.seed)
+        print(f"load average {os.getloadavg()[0]:.2f} at the end")
+        return 0
     if args.pure_classes:
         times, _, _ = measure_classes(scale, args.seed, baseline=False, report=lambda _: None)
         print(json.dumps(times))

@@ -117,6 +117,14 @@ a card in the caller's order) instead of codes, kept in the result cache, so tha
 own physical cards back (:func:`_realise`) is plain indexing. Plain tuples of ints and strings,
 which the garbage collector soon stops tracking."""
 _KIND: Final = {kind.value: kind for kind in Kind}
+# The kinds the results are built with, as module constants, and their values through a dict:
+# compiled, ``Kind.SET`` is an attribute lookup on the enum class each time, and ``kind.value``
+# calls the enum's property, an interpreted frame, for every group of every result.
+_PURE_SEQUENCE: Final = Kind.PURE_SEQUENCE
+_IMPURE_SEQUENCE: Final = Kind.IMPURE_SEQUENCE
+_SET: Final = Kind.SET
+_TUNNELA: Final = Kind.TUNNELA
+_VALUE: Final = {kind: kind.value for kind in Kind}
 
 
 _RULES: dict[str, SuitRules] = {}
@@ -1003,7 +1011,7 @@ def _build_unmet(
                 for code in group:
                     remaining.remove(code)
                 groups.append(group)
-                kinds.append(Kind.TUNNELA if meld[0] == "T" else Kind.PURE_SEQUENCE)
+                kinds.append(_TUNNELA if meld[0] == "T" else _PURE_SEQUENCE)
     if discard_mode and discard is None:
         discard = next(c for c in remaining if c in wilds.codes)
     if discard is not None:
@@ -1107,17 +1115,17 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
     for group, is_pure in zip(seqs, pure, strict=True):
         if is_pure:
             groups.append(tuple(group))
-            kinds.append(Kind.PURE_SEQUENCE)
+            kinds.append(_PURE_SEQUENCE)
     for group, is_pure in zip(seqs, pure, strict=True):
         if not is_pure:
             groups.append(tuple(group))
-            kinds.append(Kind.IMPURE_SEQUENCE)
+            kinds.append(_IMPURE_SEQUENCE)
     for triple in tunnelas:
         groups.append(triple)
-        kinds.append(Kind.TUNNELA)
+        kinds.append(_TUNNELA)
     for group in sets:
         groups.append(tuple(group))
-        kinds.append(Kind.SET)
+        kinds.append(_SET)
     penalty = min(best.penalty, profile.cap)
     return _finish(
         groups, kinds, tuple(leftover), penalty, best.declarable, discard, codes, wilds, profile
@@ -1158,9 +1166,9 @@ def _finish(
     for i, (group, kind) in enumerate(zip(groups, kinds, strict=True)):
         # Only a group of one suit, no printed joker in it, can be more than impure: a printed
         # joker or a card of another suit always stands in.
-        if kind is Kind.IMPURE_SEQUENCE and _may_be_natural(group, wild):
+        if kind is _IMPURE_SEQUENCE and _may_be_natural(group, wild):
             kinds[i] = _natural_kind(group, wilds, profile)
-            if kinds[i] is Kind.PURE_SEQUENCE:
+            if kinds[i] is _PURE_SEQUENCE:
                 high = any(c % 13 >= 11 for c in group)  # a queen or king: the ace plays high
                 groups[i] = tuple(sorted(group, key=lambda c: 14 if high and c % 13 == 0 else c))
     two_point: tuple[tuple[int, ...], ...] | None = None
@@ -1172,7 +1180,7 @@ def _finish(
         two_point = _two_point(codes, discard, wilds, profile, declarable, groups, kinds, leftover)
     return (
         tuple(groups),
-        tuple(kind.value for kind in kinds),
+        tuple([_VALUE[kind] for kind in kinds]),
         leftover,
         penalty,
         declarable,
@@ -1203,22 +1211,22 @@ def _natural_kind(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kin
     if size > 12:
         return _classify(group, wilds, profile)
     if size == 3 and group[0] == group[1] == group[2] and profile.identical_triple_pure:
-        return Kind.TUNNELA
+        return _TUNNELA
     held = 0  # positions 1..13, bit p
     for code in group:
         bit = 2 << (code % 13)
         if held & bit:
-            return Kind.IMPURE_SEQUENCE  # two cards want one place
+            return _IMPURE_SEQUENCE  # two cards want one place
         held |= bit
     low = held & -held
     if held == low * ((1 << size) - 1):
-        return Kind.PURE_SEQUENCE
+        return _PURE_SEQUENCE
     if held & 2:  # an ace: played high, at 14
         high = held ^ 2 | 1 << 14
         low = high & -high
         if high == low * ((1 << size) - 1):
-            return Kind.PURE_SEQUENCE
-    return Kind.IMPURE_SEQUENCE
+            return _PURE_SEQUENCE
+    return _IMPURE_SEQUENCE
 
 
 _CLASSIFIED: Final[Memo[tuple[tuple[int, ...], int, str], Kind]] = Memo(RESULT_MEMOS)

@@ -96,7 +96,7 @@ Meld = tuple[str, int, int, int]
 # tables hold nothing but ints and tuples of ints: the garbage collector stops looking at those
 # after its first pass, which keeps its full collections short however large the tables grow.
 Witness = int
-_KINDS: Final = ("", "S", "T", "D")
+_KINDS: Final[tuple[str, ...]] = ("", "S", "T", "D")  # of any length: indexed as is
 
 
 def pack_meld(kind: str, start: int, length: int, mask: int) -> int:
@@ -121,7 +121,11 @@ def melds(witness: Witness) -> list[Meld]:
 # (leftover points, jokers taken from the pool less wild cards of this suit given to it, state
 # towards the requirement, discard 0/1 whether it holds the hand's discard, absorber 0/1 whether
 # it has an impure sequence that can take spare jokers (Marriage), witness).
-Option = tuple[int, int, int, int, int, Witness]
+# Typed as a tuple of any length on purpose: mypyc keeps a fixed-length tuple type unboxed (a C
+# struct of its fields), so every option merely passed on (kept by the Pareto filter, put in a
+# join's entry, picked for a result) was boxed again into a new tuple, its witness into a new int.
+# As a plain tuple object it is passed on by reference; its fields are read as before.
+Option = tuple[int, ...]
 LEFTOVER: Final = 0
 JOKERS: Final = 1
 STATE: Final = 2
@@ -218,18 +222,22 @@ def _pareto(
         for i, o in enumerate(options)
     ]
     keys.sort()
-    kept: tuple[list[Option], list[Option]] = ([], [])
+    # The options kept so far without and with the discard: two lists, not a pair of them (a
+    # pair indexed by a variable is boxed into a new tuple at every access, compiled).
+    kept_plain: list[Option] = []
+    kept_discard: list[Option] = []
     out: list[Option] = []
     for key in keys:
         o = options[key & 0xFFFF]
         _, j, st, d, ab, _ = o
         beaten_by = leq[st]
-        for k in kept[d]:  # kept ones have no more leftover
+        kept = kept_discard if d else kept_plain
+        for k in kept:  # kept ones have no more leftover
             kj, kab = k[1], k[4]
             if kab >= ab and beaten_by[k[2]] and (kj == j or (kj < j and (kab or not marriage))):
                 break
         else:
-            kept[d].append(o)
+            kept.append(o)
             out.append(o)
     return tuple(out)
 
