@@ -209,6 +209,8 @@ async def test_a_paused_node_never_writes_again(
             socket = hand.client._socket
             assert socket is not None and socket.close_code == CLOSE_TABLE_MOVED
         assert await _until("node a runs no table", _no_tables(nodes["a"].url))
+        # (its log says why: the lease was gone when it renewed, or its late write was refused)
+        assert f"table {table} dropped" in (tmp_path / "a" / "server.log").read_text()
         owner = await leases.owner(table)
         assert owner is not None and owner.node_id == "b" and owner.token == taken.token
 

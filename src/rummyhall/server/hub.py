@@ -318,7 +318,7 @@ class Hub:
         await actor.stop()
         for occupant in list(actor.seats.values()):
             self._on_seat(occupant.account_id, table_id, False)
-        self._promised.pop(table_id, None)
+        # (seats promised at it are given back by their own requests, which fail: _unpromise)
         for listener in list(actor.watchers):
             if isinstance(listener, _Socket):
                 listener.closed = True  # nothing more of this node's view of the table
