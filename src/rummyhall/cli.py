@@ -767,6 +767,19 @@ def _add_server_commands(sub: Any) -> None:
         "--no-auth-limits", action="store_true",
         help="lift the sign-in limits (load and browser tests only, never on a network)",
     )  # fmt: skip
+    nodes = p.add_argument_group("several nodes (docs/cluster.md; PostgreSQL --database)")
+    nodes.add_argument(
+        "--redis", default=None, metavar="URL",
+        help="run as one node of several: table leases in this Redis (redis://host:6379/0)",
+    )  # fmt: skip
+    nodes.add_argument(
+        "--node-id", default=None, help="this node's name, unique among the nodes (with --redis)"
+    )
+    nodes.add_argument(
+        "--lease-ttl-ms", type=int, default=5_000,
+        help="how long a table's lease lasts unless renewed (renewed every third of it): about "
+        "how long a dead node's tables wait before another node takes them over",
+    )  # fmt: skip
     p.add_argument("--log-level", default="info")
     p.set_defaults(run=_cmd_serve)
 
@@ -828,6 +841,9 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         secure_cookies=args.secure_cookies,
         allowed_hosts=tuple(args.allowed_host),
         auth_limits=not args.no_auth_limits,
+        redis=args.redis,
+        node_id=args.node_id,
+        lease_ttl_ms=args.lease_ttl_ms,
         tuning={
             name: getattr(args, name)
             for name in (

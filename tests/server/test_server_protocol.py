@@ -670,6 +670,9 @@ UNTESTABLE: dict[str | int, str] = {
     " the engine knows (others get no_game)",
     4408: "needs the kernel's socket buffers full; tests/server/test_server_sending.py closes a"
     " reader too far behind (test_a_reader_too_far_behind_is_closed)",
+    "table_moved": "needs several nodes, one that lost a table; tests/server/"
+    "test_cluster_sigstop.py pauses a node past its lease and resumes it",
+    4503: "the close that follows table_moved (test_cluster_sigstop.py checks the code)",
 }
 
 RATE_BURST = 12

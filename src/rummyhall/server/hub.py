@@ -1,6 +1,14 @@
 """The hub: every live table of this server process, the bots that fill seats, and the lobby's
 view of them. It starts table actors, restores open tables after a restart and closes tables
-that everyone has left."""
+that everyone has left.
+
+One node of several (``serve --redis``, issue 21, docs/cluster.md) runs only the tables whose
+leases it holds (:class:`~rummyhall.server.cluster.node.Node`): it takes a table's lease and
+raises its fence before it reads the table's log (a table it opens, a table it recovers at
+start, a table nobody holds that its sweep finds every lease ttl), renews all its leases every
+third of the ttl, and drops a table whose lease is gone or whose write the database refused
+(:meth:`Hub.drop`): the actor stops without writing, and its sockets are closed with
+:data:`~rummyhall.server.cluster.node.CLOSE_TABLE_MOVED` so that clients reconnect."""
 
 from __future__ import annotations
 
@@ -11,7 +19,7 @@ import secrets
 import uuid
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy import Connection, select
 
@@ -21,6 +29,7 @@ from rummyhall.economy.levels import level_for
 from rummyhall.economy.rooms import Room, Rooms
 from rummyhall.server.bots import BOT_NAMES
 from rummyhall.server.clock import Clock
+from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED, Node
 from rummyhall.server.errors import RoomError
 from rummyhall.server.metrics import Metrics
 from rummyhall.server.sealed_seeds import SeedKey
@@ -31,6 +40,7 @@ from rummyhall.store import accounts as store_accounts
 from rummyhall.store import tables as store_tables
 from rummyhall.store.database import Database
 from rummyhall.store.models import AccountModel
+from rummyhall.store.tables import OPEN, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +142,18 @@ class Hub:
         self.clock = clock
         self.rooms = rooms
         self.metrics = metrics
-        self.writer = Writer(db, batch=settings.commit_batch)
+        self.node: Node | None = None
+        """This process as one node of several (None: it owns every table, as ever)."""
+        if settings.redis_url is not None:
+            if not settings.node_id:
+                raise ValueError("a node of several needs a node id")
+            self.node = Node.from_url(
+                settings.redis_url, settings.node_id, settings.lease_ttl_ms / 1000
+            )
+        self.writer = Writer(db, batch=settings.commit_batch, fenced=self.node is not None)
+        self.writer.on_stale = self._stale
+        self._tasks: set[asyncio.Task[Any]] = set()
+        """The node's own tasks: renewing leases, sweeping for tables nobody holds, drops."""
         self.bots = BotPool(db, self.writer)
         self.seeds = SeedKey.load_or_create(settings.seed_key_path)
         self.tables: dict[int, TableActor] = {}
@@ -156,6 +177,9 @@ class Hub:
 
     async def start(self) -> None:
         self.writer.start()
+        if self.node is not None:
+            await self._start_node(self.node)
+            return
         async with self.db.transaction() as session:
             # Tables nobody ever sat at hold nothing: closed, not restored.
             unused = await store_tables.close_unused_tables(session)
@@ -163,28 +187,144 @@ class Hub:
                 log.info("closed %d tables nobody sat at", len(unused))
             rows = await store_tables.open_tables(session)
             for row in rows:
-                room = self.rooms.get(row.room)
-                if room is None:
-                    log.error("table %s: unknown room %r; left closed", row.id, row.room)
-                    continue
-                actor = self._actor(row.id, room, private=row.invite_code is not None)
-                actor.invite = row.invite_code
-                actor.creator = row.created_by
-                if actor.private:
-                    actor.grants = await store_tables.grants(session, row.id)
-                await actor.restore(session)
-                for occupant in actor.seats.values():
-                    if occupant.bot:
-                        self.bots.mark_busy(occupant.account_id, occupant.name)
+                await self._restore(session, row)
         for actor in self.tables.values():
             actor.start()
         self.metrics.tables.set(len(self.tables))
         log.info("hub started with %d restored tables", len(self.tables))
 
+    async def _restore(self, session: Any, row: TableRow) -> TableActor | None:
+        """The actor of an open table, rebuilt from its log (not started)."""
+        room = self.rooms.get(row.room)
+        if room is None:
+            log.error("table %s: unknown room %r; left closed", row.id, row.room)
+            return None
+        actor = self._actor(row.id, room, private=row.invite_code is not None)
+        actor.invite = row.invite_code
+        actor.creator = row.created_by
+        if actor.private:
+            actor.grants = await store_tables.grants(session, row.id)
+        await actor.restore(session)
+        for occupant in actor.seats.values():
+            if occupant.bot:
+                self.bots.mark_busy(occupant.account_id, occupant.name)
+        return actor
+
     async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         for actor in list(self.tables.values()):
             await actor.stop()
         await self.writer.stop()
+        if self.node is not None:
+            # Written and stopped: hand the tables on now rather than after a ttl.
+            for table_id in list(self.node.held):
+                with contextlib.suppress(Exception):
+                    await self.node.release(table_id)
+            await self.node.close()
+
+    # --- one node of several (issue 21) -----------------------------------------------------------
+
+    async def _start_node(self, node: Node) -> None:
+        """Take over the open tables no node holds (at a first start: all of them), then keep
+        the leases and look for tables nobody holds every ttl. Tables nobody ever sat at are
+        not closed here, as a single process does: another node may be opening them."""
+        await self._sweep_once(node)
+        log.info("node %s started with %d tables", node.node_id, len(self.tables))
+        self._spawn(self._renewing(node), "lease-renewer")
+        self._spawn(self._sweeping(node), "table-sweeper")
+
+    def _spawn(self, work: Any, name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _renewing(self, node: Node) -> None:
+        while True:
+            await asyncio.sleep(node.ttl / 3)
+            try:
+                lost = await node.renew_all()
+            except Exception:
+                log.exception("renewing the leases failed")
+                continue
+            for table_id in lost:
+                await self.drop(table_id, "its lease is gone")
+
+    async def _sweeping(self, node: Node) -> None:
+        while True:
+            await asyncio.sleep(node.ttl)
+            try:
+                await self._sweep_once(node)
+            except Exception:
+                log.exception("looking for tables nobody runs failed")
+
+    async def _sweep_once(self, node: Node) -> None:
+        """Take over every open table with a history that no node holds."""
+        async with self.db.read() as session:
+            candidates = await store_tables.tables_to_recover(session)
+        free = await node.unowned(t for t in candidates if t not in self.tables)
+        for table_id in free:
+            actor = await self._take_over(node, table_id)
+            if actor is not None:
+                log.info(
+                    "node %s took table %s over (lease token %s)",
+                    node.node_id, table_id, node.held.get(table_id),
+                )  # fmt: skip
+
+    async def _take_over(self, node: Node, table_id: int) -> TableActor | None:
+        """Lease, fence, then replay the log and start the actor (docs/cluster.md, "Taking a
+        table over"); None if another node got the table first, or it closed meanwhile."""
+        token = await node.claim(self.db, table_id)
+        if token is None:
+            return None
+        try:
+            async with self.db.read() as session:
+                row = await store_tables.get_table(session, table_id)
+                actor = None
+                if row is not None and row.status == OPEN:
+                    actor = await self._restore(session, row)
+        except BaseException:
+            self.tables.pop(table_id, None)
+            await node.release(table_id)
+            raise
+        if actor is None:
+            await node.release(table_id)
+            return None
+        assert self.writer.tokens is not None
+        self.writer.tokens[table_id] = token
+        actor.start()
+        self.metrics.tables.set(len(self.tables))
+        return actor
+
+    def _stale(self, table_id: int, token: int) -> None:
+        """The database refused a write of the table under ``token``: another node runs it."""
+        if self.node is not None and self.node.held.get(table_id) == token:
+            self._spawn(self.drop(table_id, "another node took it over"), f"drop-{table_id}")
+
+    async def drop(self, table_id: int, why: str) -> None:
+        """Stop running a table this node no longer holds: its actor stops without writing,
+        and the sockets watching it are closed with CLOSE_TABLE_MOVED (they reconnect)."""
+        if self.node is not None:
+            self.node.forget(table_id)
+        if self.writer.tokens is not None:
+            self.writer.tokens.pop(table_id, None)
+        actor = self.tables.pop(table_id, None)
+        if actor is None:
+            return
+        log.warning("table %s dropped: %s", table_id, why)
+        await actor.stop()
+        for occupant in list(actor.seats.values()):
+            self._on_seat(occupant.account_id, table_id, False)
+        # (seats promised at it are given back by their own requests, which fail: _unpromise)
+        for listener in list(actor.watchers):
+            if isinstance(listener, _Socket):
+                listener.closed = True  # nothing more of this node's view of the table
+                self._spawn(_close(listener, why), f"close-{table_id}")
+        actor.watchers.clear()
+        self.metrics.tables.set(len(self.tables))
 
     def _actor(self, table_id: int, room: Room, *, private: bool) -> TableActor:
         actor = TableActor(
@@ -293,9 +433,13 @@ class Hub:
         async def close(session: Any) -> None:
             await store_tables.close_table(session, table_id)
 
-        await self.writer.run(close)
+        await self.writer.run(close, table=table_id)
         actor.closed = True
         self.tables.pop(table_id, None)
+        if self.node is not None:
+            assert self.writer.tokens is not None
+            self.writer.tokens.pop(table_id, None)
+            await self.node.release(table_id)
         self.metrics.tables.set(len(self.tables))
         for listener in list(actor.watchers):
             listener.send(actor.message("closed", [], listener.account_id))
@@ -399,6 +543,14 @@ class Hub:
                 left = self._opening.pop(creator) - 1
                 if left:
                     self._opening[creator] = left
+        if self.node is not None:
+            # Nobody else takes a table without a log or a fence (tables_to_recover): the
+            # lease is this node's unless Redis failed.
+            token = await self.node.claim(self.db, table_id)
+            if token is None:
+                raise RoomError("busy", "the room is busy; try again", 503)
+            assert self.writer.tokens is not None
+            self.writer.tokens[table_id] = token
         actor = self._actor(table_id, room, private=private)
         actor.invite = invite
         actor.creator = creator
@@ -422,7 +574,7 @@ class Hub:
                 await store_tables.grant(session, table_id, account_id)
 
             try:
-                await self.writer.run(grant)
+                await self.writer.run(grant, table=table_id)
             except BaseException:
                 actor.grants.discard(account_id)
                 raise
@@ -574,3 +726,17 @@ class Hub:
             for actor in sorted(self.tables.values(), key=lambda a: a.id)
             if not actor.private and not actor.closed and room_key in (None, actor.room.key)
         ]
+
+
+@runtime_checkable
+class _Socket(Protocol):
+    """A listener that is a client's WebSocket (server/ws.py's connections)."""
+
+    closed: bool
+    websocket: Any
+
+
+async def _close(listener: _Socket, why: str) -> None:
+    """Close a socket that watched a table this node dropped (docs/protocol.md)."""
+    with contextlib.suppress(Exception):
+        await listener.websocket.close(CLOSE_TABLE_MOVED, f"table moved to another node ({why})")

@@ -86,13 +86,21 @@ def serve(
     secure_cookies: bool | None = None,
     allowed_hosts: tuple[str, ...] = (),
     auth_limits: bool = True,
+    redis: str | None = None,
+    node_id: str | None = None,
+    lease_ttl_ms: int = 5_000,
     tuning: Mapping[str, Any] | None = None,
     log_level: str,
     out: TextIO,
 ) -> int:
     """Run the server. ``tuning``: more :class:`Settings` fields by name (the sign-in limits,
     the password pool, the session purge); ``auth_limits=False`` lifts the sign-in limits (load
-    tests and browser tests sign many clients in from one address)."""
+    tests and browser tests sign many clients in from one address). ``redis`` and ``node_id``:
+    run as one node of several (docs/cluster.md), on a PostgreSQL ``database``."""
+    problem = cluster_problem(database, redis, node_id, lease_ttl_ms)
+    if problem is not None:
+        print(f"rummyhall serve: {problem}", file=sys.stderr)
+        return 2
     import dataclasses
     import gc
 
@@ -116,6 +124,9 @@ def serve(
         empty_table_ms=empty_table_ms,
         allowed_origins=origins,
         cookie_secure=secure_cookies,
+        redis_url=redis,
+        node_id=node_id if redis is not None else None,
+        lease_ttl_ms=lease_ttl_ms,
         # The names this server is reached by: localhost's, the address it listens on (unless
         # that is every interface) and the --allowed-host names; --origin hosts come on top.
         allowed_hosts=(
@@ -141,6 +152,11 @@ def serve(
         f"  (data: {data_dir}, database: {settings.database_url})",
         file=out,
     )
+    if redis is not None:
+        print(
+            f"node {node_id} of several: table leases in {redis}, ttl {lease_ttl_ms} ms",
+            file=out,
+        )
     if "*" not in settings.allowed_hosts:
         print(f"answering for hosts: {', '.join(settings.trusted_hosts)}", file=out)
     uvicorn.run(
@@ -155,6 +171,30 @@ def serve(
         ws_max_size=settings.max_message_bytes * 2,
     )
     return 0
+
+
+def cluster_problem(
+    database: str | None, redis: str | None, node_id: str | None, lease_ttl_ms: int
+) -> str | None:
+    """Why the options for one node of several do not go together (None: they do)."""
+    if redis is None:
+        if node_id is not None:
+            return "--node-id is for a node of several: give --redis as well"
+        return None
+    if not redis.startswith(("redis://", "rediss://", "unix://")):
+        return f"--redis takes a redis:// (or rediss://, unix://) URL, not {redis!r}"
+    if database is None or not database.startswith("postgresql"):
+        return (
+            "several nodes share one PostgreSQL database: with --redis, give "
+            "--database postgresql+asyncpg://user:password@host/db (SQLite is for one process)"
+        )
+    if not node_id:
+        return "with --redis, give this node a name with --node-id (unique among the nodes)"
+    if ":" in node_id or any(c.isspace() for c in node_id):
+        return f"a node id has no ':' and no spaces: {node_id!r}"
+    if lease_ttl_ms < 100:
+        return f"--lease-ttl-ms must be at least 100, not {lease_ttl_ms}"
+    return None
 
 
 def admin(args: Any, out: TextIO) -> int:

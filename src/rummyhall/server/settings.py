@@ -103,6 +103,21 @@ class Settings:
     data folder, written on first start). It is not in the database: keep it with the server
     and out of database backups (docs/security.md)."""
 
+    # Several nodes (issue 21, docs/cluster.md): all three set, or none (one process, as ever).
+    redis_url: str | None = None
+    """The Redis that holds which node owns which table (``serve --redis``). None: this process
+    is the whole room and owns every table, with no leases and no fence rows."""
+    node_id: str | None = None
+    """This node's name among the nodes sharing one database and one Redis (``--node-id``)."""
+    lease_ttl_ms: int = 5_000
+    """How long a table's lease lasts unless renewed (renewed every third of it): about how
+    long a dead node's tables wait before another node takes them over."""
+
+    @property
+    def clustered(self) -> bool:
+        """Whether this process is one node of several (it has a Redis to hold leases in)."""
+        return self.redis_url is not None
+
     @property
     def secure_cookies(self) -> bool:
         if self.cookie_secure is not None:

@@ -59,6 +59,7 @@ from rummyhall.server.settings import Settings
 from rummyhall.server.writer import Writer
 from rummyhall.shuffle import FairDeal, new_server_seed
 from rummyhall.store import tables as store_tables
+from rummyhall.store.fences import StaleLease
 from rummyhall.store.tables import FinishedHand, LogEntry
 
 log = logging.getLogger(__name__)
@@ -208,6 +209,7 @@ class TableActor:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         self._task = None
+        self._answer_pending()
 
     async def call(self, run: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``run`` inside the table's task (the only writer) and return its result."""
@@ -234,7 +236,18 @@ class TableActor:
                     if not command.done.done():
                         command.done.set_result(result)
             except asyncio.CancelledError:
+                # Stopped (the server stops, or another node took the table over): whoever
+                # waits for this command is told rather than left waiting.
+                if command is not None and not command.done.done():
+                    command.done.set_exception(_closed())
                 raise
+            except StaleLease:
+                # The database refused our write: another node has taken the table over. The
+                # state in memory is not the table's any more; stop (the hub drops the table).
+                log.warning("table %s: another node runs it now; stopping", self.id)
+                self.closed = True
+                if command is not None and not command.done.done():
+                    command.done.set_exception(_table_moved())
             except Exception as error:
                 if command is not None and not command.done.done():
                     command.done.set_exception(error)
@@ -257,10 +270,13 @@ class TableActor:
                 self._set_timer()
         # Closed (everyone left, or nobody ever sat down): commands that arrived meanwhile get
         # an answer instead of waiting for ever.
+        self._answer_pending()
+
+    def _answer_pending(self) -> None:
         while not self._queue.empty():
             pending = self._queue.get_nowait()
             if pending is not None and not pending.done.done():
-                pending.done.set_exception(RoomError("table_closed", "this table has closed"))
+                pending.done.set_exception(_closed())
 
     def _set_timer(self) -> None:
         """Wake the actor at its next due time (a tick on its queue), replacing the old timer."""
@@ -1264,6 +1280,17 @@ class BotSeats(Protocol):
     async def take(self, chips: int, currency: Currency = CHIPS) -> Occupant: ...
 
     def release(self, account_id: int) -> None: ...
+
+
+def _closed() -> RoomError:
+    return RoomError("table_closed", "this table has closed")
+
+
+def _table_moved() -> RoomError:
+    return RoomError(
+        "table_moved", "this table is run by another server now: reconnect and watch it again",
+        503,
+    )  # fmt: skip
 
 
 def _wallet_to_seat(

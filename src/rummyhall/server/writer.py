@@ -17,6 +17,15 @@ If a batch fails, each of its jobs is retried in a transaction of its own, so on
 alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`) and the others
 land. The tables hear of a commit straight from the database's callback
 (:meth:`rummyhall.store.database.Database.write`), without waiting for this task's turn.
+
+One node of several (issue 21, docs/cluster.md) writes only the tables whose leases it holds,
+and every write of a table carries the lease's fencing token (:attr:`Writer.tokens`): a batch
+starts with one fence step per table in it (:func:`rummyhall.store.fences.fence_step`, in table
+order), so a table another node has taken over fails the batch and nothing of it is written.
+The writer then reads the tables' tokens (:func:`rummyhall.store.fences.tokens_on`), fails the
+jobs of the tables taken over with :class:`~rummyhall.store.fences.StaleLease`, tells
+:attr:`Writer.on_stale`, and commits the other tables' jobs again as one batch: a table that
+was taken over never fails another table's actions, and the common case stays one commit.
 """
 
 from __future__ import annotations
@@ -36,9 +45,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from rummyhall.economy import ledger
 from rummyhall.economy.bulk import Transfer, transfer_steps
 from rummyhall.economy.flows import GameFlows, flow_steps
+from rummyhall.store import fences
 from rummyhall.store import tables as store_tables
 from rummyhall.store.bulk import Step, run_steps
 from rummyhall.store.database import Database, run_steps_on
+from rummyhall.store.fences import StaleLease, fence_step
 from rummyhall.store.tables import FinishedHand, LogEntry
 
 log = logging.getLogger(__name__)
@@ -62,12 +73,22 @@ class _Job:
     """The game the last entry's action ended, stored with its players..."""
     flows: GameFlows | None = None
     """... and who paid whom in it."""
+    fence: tuple[int, int] | None = None
+    """(table, lease token) this job's writes are made under, one node of several; None for a
+    single process, and for jobs that write no table (an account, a bot's chips)."""
 
 
 class Writer:
-    def __init__(self, db: Database, *, batch: int = 256) -> None:
+    def __init__(self, db: Database, *, batch: int = 256, fenced: bool = False) -> None:
         self.db = db
         self.batch = batch
+        self.tokens: dict[int, int] | None = {} if fenced else None
+        """One node of several: the lease token of each table this node may write (the hub
+        keeps it); a table's write with no token here is refused at once. None: one process,
+        nothing is fenced."""
+        self.on_stale: Callable[[int, int], None] | None = None
+        """Told (table, token) when a write of the table under that token was refused: another
+        node has taken the table over (called once per refused job, in the loop)."""
         self._jobs: deque[_Job] = deque()
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -86,10 +107,10 @@ class Writer:
         while self._jobs:
             _fail(self._jobs.popleft(), RuntimeError("the server is stopping"))
 
-    async def run(self, operation: Operation) -> Any:
+    async def run(self, operation: Operation, *, table: int | None = None) -> Any:
         """Commit ``operation`` and return its result, or raise what it raised (its transaction
-        is then rolled back)."""
-        return await self.write(operation=operation)
+        is then rolled back). ``table``: the table it writes (fenced, one node of several)."""
+        return await self.write(operation=operation, table=table)
 
     async def write(
         self,
@@ -101,13 +122,23 @@ class Writer:
         hand: FinishedHand | None = None,
         flows: GameFlows | None = None,
         before: Sequence[LogEntry] = (),
+        table: int | None = None,
     ) -> Any:
         """Commit a log entry (after the entries ``before`` it, in the same transaction) with
         its transfer and the game it ended (and ``operation`` or ``work``, run first); returns
-        the operation's or the work's result."""
+        the operation's or the work's result. ``table``: the table the operation or the work
+        writes, when there is no entry to tell (fenced like the table's entries)."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         entries = (*before, entry) if entry is not None else tuple(before)
-        job = _Job(done, operation, work, entries, transfer, hand, flows)
+        fence = None
+        if self.tokens is not None:
+            owned = entries[0].table_id if entries else table
+            if owned is not None:
+                token = self.tokens.get(owned)
+                if token is None:  # not ours (any more): nothing to try
+                    raise StaleLease(owned, 0, 0)
+                fence = (owned, token)
+        job = _Job(done, operation, work, entries, transfer, hand, flows, fence)
         if self._task is None:  # not started (tools, tests): commit it now
             if operation is not None:
                 await self._alone(job, self._operation(job))
@@ -133,23 +164,69 @@ class Writer:
                 await self._commit(jobs)
 
     async def _commit(self, jobs: list[_Job]) -> None:
+        guards = sorted({job.fence for job in jobs if job.fence is not None})
         try:
             if any(job.work is not None for job in jobs):
-                await self.db.write(partial(_write_all, jobs=jobs), partial(self._finish, jobs))
+                await self.db.write(
+                    partial(_write_all, jobs=jobs, guards=guards), partial(self._finish, jobs)
+                )
             else:
                 # Log rows, transfers and finished games (no buy-in, no ladder): the hot path.
                 done = partial(self._finish, jobs, [None] * len(jobs))
-                await self.db.write_steps(_steps(jobs), done)
+                steps = [fence_step(table, token) for table, token in guards] + _steps(jobs)
+                await self.db.write_steps(steps, done)
         except Exception as error:
+            if guards and await self._without_stale(jobs, guards):
+                return
             log.info("a batch of %d failed (%s); committing one by one", len(jobs), error)
             for job in jobs:
                 if not job.done.done():  # (else its waiter was cancelled: nobody to tell)
                     await self._alone(job, self.db.write(partial(_write_one, job=job)))
 
+    async def _without_stale(self, jobs: list[_Job], guards: list[tuple[int, int]]) -> bool:
+        """After a fenced batch failed: if some of its tables were taken over (the database has
+        seen a higher token), fail their jobs with StaleLease, commit the others again as a
+        batch, and return True; False if none was (the batch failed for another reason)."""
+        try:
+            seen = await self.db.read_now(
+                lambda conn: fences.tokens_on(conn, (table for table, _ in guards))
+            )
+        except Exception:
+            log.exception("reading the fencing tokens failed")
+            return False
+        stale = {(table, token) for table, token in guards if seen[table] > token}
+        if not stale:
+            return False
+        rest: list[_Job] = []
+        for job in jobs:
+            if job.fence in stale:
+                table, token = job.fence
+                self._stale(job, StaleLease(table, token, seen[table]))
+            else:
+                rest.append(job)
+        log.warning(
+            "tables taken over by another node, their writes refused: %s",
+            ", ".join(str(table) for table, _ in sorted(stale)),
+        )
+        if rest:
+            await self._commit(rest)  # (each round takes jobs out: it ends)
+        return True
+
+    def _stale(self, job: _Job, error: StaleLease) -> None:
+        _fail(job, error)
+        if job.fence is not None and self.tokens is not None:
+            table, token = job.fence
+            if self.tokens.get(table) == token:
+                del self.tokens[table]  # nothing more is tried under that lease
+            if self.on_stale is not None:
+                self.on_stale(table, token)
+
     async def _alone(self, job: _Job, transaction: Awaitable[Any]) -> None:
         """Tell ``job`` how the transaction that commits it alone went."""
         try:
             result = await transaction
+        except StaleLease as error:
+            self._stale(job, error)
         except Exception as error:
             _fail(job, error)
         else:
@@ -159,6 +236,8 @@ class Writer:
         """An async job (the hub's) in a transaction of its own; the operation's result."""
         assert job.operation is not None
         async with self.db.transaction() as session:
+            if job.fence is not None:
+                await fences.check_and_raise(session, *job.fence)
             result = await job.operation(session)
             await session.run_sync(lambda sync: _write_one(sync.connection(), job))
         return result
@@ -186,8 +265,10 @@ def _steps(jobs: list[_Job]) -> list[Step]:
     )
 
 
-def _write_all(conn: Connection, jobs: list[_Job]) -> list[Any]:
-    """A batch's work, then all its log rows and transfers together."""
+def _write_all(conn: Connection, jobs: list[_Job], guards: list[tuple[int, int]]) -> list[Any]:
+    """A batch's fences, its work, then all its log rows and transfers together."""
+    for table, token in guards:
+        fences.check_and_raise_sync(conn, table, token)
     results = [None if job.work is None else job.work(conn) for job in jobs]
     run_steps_on(conn, _steps(jobs))
     return results
@@ -195,6 +276,8 @@ def _write_all(conn: Connection, jobs: list[_Job]) -> list[Any]:
 
 def _write_one(conn: Connection, job: _Job) -> Any:
     """One job, with the precise error of what it does (a transfer's own refusal)."""
+    if job.fence is not None:
+        fences.check_and_raise_sync(conn, *job.fence)
     result = None if job.work is None else job.work(conn)
     if job.entries:
         store_tables.write_logs(conn, job.entries)

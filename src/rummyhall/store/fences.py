@@ -29,6 +29,8 @@ A table with no row has seen no fenced write; single-node rooms never write one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlalchemy import BigInteger, Connection, Integer, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -121,3 +123,19 @@ async def current(session_or_connection: AsyncSession | AsyncConnection, table_i
     found = await session_or_connection.execute(_CURRENT, {"table_id": table_id})
     token: int | None = found.scalar_one_or_none()
     return token or 0
+
+
+def tokens_on(conn: Connection, table_ids: Iterable[int]) -> dict[int, int]:
+    """The highest token each of ``table_ids`` has seen (0: none), on a plain connection: what
+    the table writer reads after a batch failed, to tell which of its tables were taken over."""
+    ids = sorted(set(table_ids))
+    if not ids:
+        return {}
+    found = conn.execute(
+        select(TableFenceModel.table_id, TableFenceModel.token).where(
+            TableFenceModel.table_id.in_(ids)
+        )
+    )
+    tokens = dict.fromkeys(ids, 0)
+    tokens.update({int(table_id): int(token) for table_id, token in found})
+    return tokens

@@ -26,6 +26,7 @@ from rummyhall.store.models import (
     GameTableModel,
     HandModel,
     HandPlayerModel,
+    TableFenceModel,
     TableGrantModel,
     TableLogModel,
     UTCDateTime,
@@ -212,6 +213,22 @@ async def close_unused_tables(session: AsyncSession) -> list[int]:
             .values(status=CLOSED, closed_at=utcnow())
         )
     return ids
+
+
+async def tables_to_recover(session: AsyncSession) -> list[int]:
+    """The open tables a node of several may take over (docs/cluster.md), oldest first: those
+    with a log entry or a fencing token. A table with neither is being opened by a node that
+    has not yet taken its lease (or never will: nothing was written there, nothing is lost)."""
+    found = (
+        select(GameTableModel.id)
+        .where(
+            GameTableModel.status == OPEN,
+            exists().where(TableLogModel.table_id == GameTableModel.id)
+            | exists().where(TableFenceModel.table_id == GameTableModel.id),
+        )
+        .order_by(GameTableModel.id)
+    )
+    return [int(table_id) for table_id in (await session.scalars(found)).all()]
 
 
 # --- who may reach a private table ------------------------------------------------------------
