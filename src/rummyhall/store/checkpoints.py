@@ -8,8 +8,19 @@ commits of 250-600 ms at a hundred actions a second, and none with the checkpoin
 So the server's connections do not checkpoint (``PRAGMA wal_autocheckpoint=0``, set where they
 are opened) and this thread does, on a connection of its own, every ``every_s`` seconds: a
 PASSIVE checkpoint, which copies what no reader still needs and never waits for, nor holds up,
-a writer or a reader. The log is reused from its start once a checkpoint has copied all of it,
-so it stays about as large as what is written between two checkpoints.
+a writer or a reader.
+
+A passive checkpoint alone does not keep the log small under steady writes. The log is reused
+from its start only by a writer that begins when every page of it has been copied and no reader
+still reads from it; a commit that lands while the checkpoint copies (every few milliseconds in
+a busy room) leaves pages behind, so the log grows by everything written, for as long as the
+writes go on (the load bench's log reached 420 MB in two and a half minutes). So once the log
+is past ``restart_pages``, the thread follows its passive checkpoint with a RESTART one: it
+holds new writers off while it copies the few pages written since (the passive one has just
+copied the rest) and waits for the readers of older pages to finish (short reads; at most
+``restart_wait_ms``, after which it gives up until the next round), and the next commit then
+writes the log from its start. A writer waits that long at most, once per ``restart_pages`` of
+log, instead of the log growing without bound.
 """
 
 from __future__ import annotations
@@ -20,6 +31,12 @@ import threading
 
 log = logging.getLogger(__name__)
 
+RESTART_PAGES = 16_384
+"""Pages of log (64 MiB of SQLite's 4 KiB pages) past which a checkpoint restarts the log."""
+
+RESTART_WAIT_MS = 100
+"""How long a RESTART checkpoint may hold writers off while readers of the log finish."""
+
 NO_AUTOCHECKPOINT = "wal_autocheckpoint=0"
 """The pragma every connection of a server with a :class:`Checkpointer` is opened with."""
 
@@ -28,10 +45,21 @@ class Checkpointer:
     """A thread that checkpoints the SQLite file at ``path`` every ``every_s`` seconds until
     :meth:`stop`."""
 
-    def __init__(self, path: str, every_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        path: str,
+        every_s: float = 1.0,
+        *,
+        restart_pages: int = RESTART_PAGES,
+        restart_wait_ms: int = RESTART_WAIT_MS,
+    ) -> None:
         self.path = path
         self.every_s = every_s
+        self.restart_pages = restart_pages
+        self.restart_wait_ms = restart_wait_ms
         self.runs = 0
+        self.restarts = 0
+        """RESTART checkpoints that copied the whole log and saw its readers go."""
         self.last: tuple[int, int, int] | None = None
         """The last checkpoint's answer: (busy, pages in the log, pages copied back)."""
         self._stop = threading.Event()
@@ -41,7 +69,9 @@ class Checkpointer:
     def _run(self) -> None:
         connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
-            connection.execute("PRAGMA busy_timeout=1000")
+            # A PASSIVE checkpoint never waits; the RESTART one waits this long for the writer
+            # and the readers of the log before it gives up.
+            connection.execute(f"PRAGMA busy_timeout={self.restart_wait_ms}")
             while not self._stop.wait(self.every_s):
                 self.checkpoint(connection)
             self.checkpoint(connection)  # what the last writes left, before the file closes
@@ -51,6 +81,12 @@ class Checkpointer:
     def checkpoint(self, connection: sqlite3.Connection) -> None:
         try:
             busy, pages, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if pages >= self.restart_pages:
+                busy, pages, copied = connection.execute(
+                    "PRAGMA wal_checkpoint(RESTART)"
+                ).fetchone()
+                if not busy:
+                    self.restarts += 1
             self.last = (int(busy), int(pages), int(copied))
             self.runs += 1
         except sqlite3.Error as error:  # a checkpoint missed is made up by the next
