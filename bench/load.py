@@ -495,6 +495,7 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
         os.sched_setaffinity(server.pid, cores[-1:])
         os.sched_setaffinity(0, cores[:-1] or cores)  # this process and the clients it starts
     idle_stop = multiprocessing.Event()
+    children: list[multiprocessing.Process] = []
     try:
         import httpx
 
@@ -511,6 +512,7 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
             target=_idle_process, args=(url, args.idle, idle_ready, idle_stop)
         )
         idle.start()
+        children.append(idle)
         idle_ready.wait(300)
         time.sleep(1)
         rss_idle = _rss(server.pid)
@@ -537,6 +539,7 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
             )
             for plan in plans
         ]
+        children.extend(procs)
         for process in procs:
             process.start()
         rss_tables = _rss_when(server.pid, lambda: seated.value >= players, start_at)
@@ -555,6 +558,11 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
         idle_stop.set()
         server.send_signal(signal.SIGTERM)
         server.wait(30)
+        # After a failure the clients may still run, or wait to hand in their results: the
+        # interpreter would wait for them at its exit for ever.
+        for child in children:
+            if child.is_alive():
+                child.terminate()
 
     latency = [t for r in results for t in r["latency"]]
     messages = sum(r["messages"] + r["spectated"] for r in results)
