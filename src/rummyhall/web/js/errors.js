@@ -28,6 +28,7 @@ const WORDS = {
   unknown_hand: 'That game record cannot be found.',
   unknown_account: 'That player cannot be found.',
   table_closed: 'That table has closed.',
+  table_moved: 'The table has moved to another server: reconnecting you to it.',
   already_seated: 'You already have a seat at this table.',
   seated_elsewhere: 'You already have a seat at another table: go back to it or leave it first, or choose to sit here as well.',
   table_full: 'This table is full.',
