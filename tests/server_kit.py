@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -291,6 +291,18 @@ async def settle(hub: Any, predicate: Any, timeout: float = 60) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError("the server did not reach the expected state")
         await asyncio.sleep(0.01)
+
+
+async def until(what: str, check: Callable[[], Awaitable[Any]], timeout: float = 60) -> Any:
+    """Poll ``check`` until it gives something truthy (a state, not a time), and return it;
+    fail with ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = await check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        await asyncio.sleep(0.02)
 
 
 async def run_clock(clock: FakeClock, until: Any, step: int = 5_000, rounds: int = 400) -> None:

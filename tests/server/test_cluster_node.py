@@ -8,9 +8,7 @@ with a deadline."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +21,9 @@ from rummyhall.server.cluster.lease import Owner, TableLeases
 from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED
 from rummyhall.store import fences
 from rummyhall.store.database import Database
-from server_kit import fast_settings, running, watch_table
+from server_kit import fast_settings, running, until, watch_table
 
 ROOM = "indian13-classic-points-1-2p"
-DEADLINE_S = 60.0
-
-
-async def _until(what: str, check: Callable[[], Awaitable[Any]]) -> Any:
-    deadline = time.monotonic() + DEADLINE_S
-    while True:
-        found = await check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"never happened: {what}"
-        await asyncio.sleep(0.02)
 
 
 @pytest.fixture
@@ -112,7 +99,7 @@ async def test_leases_fences_drops_and_takeovers(
             async def closed() -> bool:
                 return first.closed_reason is not None
 
-            await _until("the table's socket closed", closed)
+            await until("the table's socket closed", closed)
             assert first._socket is not None and first._socket.close_code == CLOSE_TABLE_MOVED
 
             # Nobody renews the lease now; once it has run out, b's sweep takes the table
@@ -122,7 +109,7 @@ async def test_leases_fences_drops_and_takeovers(
                 ours = owner is not None and owner.node_id == "b" and owner.token > taken.token
                 return owner if ours and table in b.hub.tables else None
 
-            again = await _until("b took the table over again", retaken)
+            again = await until("b took the table over again", retaken)
             assert again.token > taken.token + 5
             assert await _fence(pg_url, table) == again.token
             async with RoomClient(b.url) as second:

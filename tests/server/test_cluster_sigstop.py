@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from rummyhall.server.cluster.lease import Owner, TableLeases
 from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED
 from rummyhall.store import tables
 from rummyhall.store.database import Database
-from server_kit import ServerProcess, free_port, watch_table
+from server_kit import ServerProcess, free_port, until, watch_table
 
 ROOM, GAME = "indian13-classic-points-1-2p", "indian13"
 TTL_MS = 3_000
@@ -50,17 +49,6 @@ class Hand:
     name: str
     bot: Bot
     client: RoomClient
-
-
-async def _until(what: str, check: Callable[[], Awaitable[Any]]) -> Any:
-    """Poll ``check`` until it gives something truthy (a state, not a time), with a deadline."""
-    deadline = time.monotonic() + DEADLINE_S
-    while True:
-        found = await check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"never happened: {what}"
-        await asyncio.sleep(0.02)
 
 
 def _awaits(after: int) -> Callable[[JSON], bool]:
@@ -175,7 +163,7 @@ async def test_a_paused_node_never_writes_again(
         # A is paused past its lease; B's sweep takes the table over.
         node_a.send_signal(signal.SIGSTOP)
         paused = True
-        taken = await _until("node b owns the table", lambda: _owner(leases, table, "b"))
+        taken = await until("node b owns the table", lambda: _owner(leases, table, "b"))
         assert taken.token > held.token
         # B raised the fence before it read the log: A's rows are all in, and final.
         by_a = await _log(url, table)
@@ -205,10 +193,10 @@ async def test_a_paused_node_never_writes_again(
             async def closed(hand: Hand = hand) -> bool:
                 return hand.client.closed_reason is not None
 
-            await _until(f"{hand.name}'s socket to node a closed", closed)
+            await until(f"{hand.name}'s socket to node a closed", closed)
             socket = hand.client._socket
             assert socket is not None and socket.close_code == CLOSE_TABLE_MOVED
-        assert await _until("node a runs no table", _no_tables(nodes["a"].url))
+        assert await until("node a runs no table", _no_tables(nodes["a"].url))
         # (its log says why: the lease was gone when it renewed, or its late write was refused)
         assert f"table {table} dropped" in (tmp_path / "a" / "server.log").read_text()
         owner = await leases.owner(table)
