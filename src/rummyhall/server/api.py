@@ -676,12 +676,12 @@ async def create_table(body: NewTable, account: Me, request: Request) -> JSON:
 @router.get("/tables/{table_id}")
 async def table(table_id: int, request: Request) -> JSON:
     """A table's public state; a private table only for those who may reach it (signed in)."""
-    hub = _hub(request)
-    actor = hub.table(table_id)
-    account = None
-    if actor.private:  # no database read for the public tables anyone may look at
+
+    async def asking() -> int | None:  # (read only for a private table)
         account = await account_of(request.app, request.cookies)
-    return {"table": hub.reach(table_id, None if account is None else account.id).info()}
+        return None if account is None else account.id
+
+    return {"table": await _hub(request).info(table_id, asking)}
 
 
 @router.get("/invites/{code}")
@@ -692,7 +692,7 @@ async def invite(code: str, account: Me, request: Request) -> JSON:
 
 @router.post("/tables/{table_id}/sit")
 async def sit(table_id: int, body: SitRequest, account: Me, request: Request) -> JSON:
-    seat = await _hub(request).sit(
+    seat, _ = await _hub(request).sit(
         account.id,
         account.name,
         table_id,
@@ -707,15 +707,13 @@ async def sit(table_id: int, body: SitRequest, account: Me, request: Request) ->
 
 @router.post("/tables/{table_id}/auto-rebuy")
 async def auto_rebuy(table_id: int, body: AutoRebuy, account: Me, request: Request) -> JSON:
-    actor = _hub(request).reach(table_id, account.id)
-    await actor.call(lambda: actor.set_auto_rebuy(account.id, body.on))
+    await _hub(request).set_auto_rebuy(table_id, account.id, body.on)
     return {"table": table_id, "auto_rebuy": body.on}
 
 
 @router.post("/tables/{table_id}/leave")
 async def leave(table_id: int, account: Me, request: Request) -> JSON:
-    actor = _hub(request).reach(table_id, account.id)
-    later = await actor.call(lambda: actor.leave(account.id))
+    later, _ = await _hub(request).leave(table_id, account.id)
     return {"table": table_id, "after_game": later}
 
 

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import secrets
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
@@ -30,11 +30,12 @@ from rummyhall.economy.rooms import Room, Rooms
 from rummyhall.server.bots import BOT_NAMES
 from rummyhall.server.clock import Clock
 from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED, Node
+from rummyhall.server.cluster.relay import Relay, RelayListener, moved
 from rummyhall.server.errors import RoomError
 from rummyhall.server.metrics import Metrics
 from rummyhall.server.sealed_seeds import SeedKey
 from rummyhall.server.settings import Settings
-from rummyhall.server.table import Occupant, TableActor
+from rummyhall.server.table import Listener, Occupant, TableActor
 from rummyhall.server.writer import Writer
 from rummyhall.store import accounts as store_accounts
 from rummyhall.store import tables as store_tables
@@ -150,6 +151,19 @@ class Hub:
             self.node = Node.from_url(
                 settings.redis_url, settings.node_id, settings.lease_ttl_ms / 1000
             )
+        self.relay: Relay | None = None
+        """A node of several: its channel to the others (a table another node runs is
+        reached through it)."""
+        self._owners: dict[int, str] = {}
+        """Tables of other nodes this node relays for: table -> the node that runs it, as
+        last seen (a call refused with ``table_moved`` forgets it)."""
+        self._taking: dict[int, asyncio.Future[TableActor | None]] = {}
+        """Tables being taken over now (a sweep and players' requests share one attempt)."""
+        if self.node is not None:
+            self.relay = Relay(self.node.redis, self.node.node_id)
+            self.relay.handler = self._serve_call
+            self.relay.on_gone = self._node_gone
+            self.relay.on_closed = self._relayed_closed
         self.writer = Writer(db, batch=settings.commit_batch, fenced=self.node is not None)
         self.writer.on_stale = self._stale
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -178,6 +192,8 @@ class Hub:
     async def start(self) -> None:
         self.writer.start()
         if self.node is not None:
+            assert self.relay is not None
+            await self.relay.start()
             await self._start_node(self.node)
             return
         async with self.db.transaction() as session:
@@ -219,6 +235,8 @@ class Hub:
         for actor in list(self.tables.values()):
             await actor.stop()
         await self.writer.stop()
+        if self.relay is not None:
+            await self.relay.stop()
         if self.node is not None:
             # Written and stopped: hand the tables on now rather than after a ttl.
             for table_id in list(self.node.held):
@@ -252,6 +270,10 @@ class Hub:
                 continue
             for table_id in lost:
                 await self.drop(table_id, "its lease is gone")
+            try:
+                await self._check_relayed(node)
+            except Exception:
+                log.exception("checking the owners of relayed tables failed")
 
     async def _sweeping(self, node: Node) -> None:
         while True:
@@ -276,7 +298,19 @@ class Hub:
 
     async def _take_over(self, node: Node, table_id: int) -> TableActor | None:
         """Lease, fence, then replay the log and start the actor (docs/cluster.md, "Taking a
-        table over"); None if another node got the table first, or it closed meanwhile."""
+        table over"); None if another node got the table first, or it closed meanwhile. One
+        attempt per table at a time: the sweep and players' requests wait for the same one."""
+        taking = self._taking.get(table_id)
+        if taking is None:
+            taking = self._taking[table_id] = asyncio.ensure_future(
+                self._take_over_now(node, table_id)
+            )
+            taking.add_done_callback(lambda _: self._taking.pop(table_id, None))
+        return await asyncio.shield(taking)
+
+    async def _take_over_now(self, node: Node, table_id: int) -> TableActor | None:
+        if table_id in self.tables:
+            return self.tables[table_id]
         token = await node.claim(self.db, table_id)
         if token is None:
             return None
@@ -319,10 +353,17 @@ class Hub:
         for occupant in list(actor.seats.values()):
             self._on_seat(occupant.account_id, table_id, False)
         # (seats promised at it are given back by their own requests, which fail: _unpromise)
+        relayed: list[RelayListener] = []
         for listener in list(actor.watchers):
-            if isinstance(listener, _Socket):
+            if isinstance(listener, RelayListener):
+                relayed.append(listener)
+            elif isinstance(listener, _Socket):
                 listener.closed = True  # nothing more of this node's view of the table
                 self._spawn(_close(listener, why), f"close-{table_id}")
+        if self.relay is not None:
+            # Also the other nodes' listeners that left already (their unwatch may be late).
+            relayed += self.relay.of_table(table_id)
+            self.relay.gone(table_id, relayed, why)
         actor.watchers.clear()
         self.metrics.tables.set(len(self.tables))
 
@@ -375,10 +416,17 @@ class Hub:
         self, account_id: int, name: str, table_id: int, *, guest: bool = False,
         another: bool = False, seat: int | None = None, buy_in: int | None = None,
         auto_rebuy: bool = False,
-    ) -> int:  # fmt: skip
+    ) -> tuple[int, int]:  # fmt: skip
         """Sit the player at the table (which they must be able to reach, with chips of its
-        currency); returns the seat."""
-        actor = self.reach(table_id, account_id)
+        currency); returns (the seat, the table's sequence number then)."""
+        where = await self._where(table_id)
+        if not isinstance(where, TableActor):
+            seat, seq = await self._relay(
+                where, "sit", table=table_id, account=account_id, name=name, guest=guest,
+                another=another, seat=seat, buy_in=buy_in, auto_rebuy=auto_rebuy,
+            )  # fmt: skip
+            return int(seat), int(seq)
+        actor = self._reachable(where, account_id)
         await self.admit(actor.room, account_id, guest=guest)
         async with self._seating(account_id):
             self._check_elsewhere(account_id, table_id, another)
@@ -391,7 +439,7 @@ class Hub:
                 if error.code == "insufficient_chips":
                     raise await self._short_of_silver(actor.room, account_id, error) from None
                 raise
-            return taken
+            return taken, actor.seq
 
     async def _short_of_silver(self, room: Room, account_id: int, error: RoomError) -> RoomError:
         """A silver table's ``insufficient_chips``, told of the room's gold tables when the
@@ -443,6 +491,8 @@ class Hub:
         self.metrics.tables.set(len(self.tables))
         for listener in list(actor.watchers):
             listener.send(actor.message("closed", [], listener.account_id))
+        if self.relay is not None:
+            self.relay.of_table(table_id)  # (told it closed: nothing more to relay)
 
     # --- tables ----------------------------------------------------------------------------------
 
@@ -504,6 +554,201 @@ class Hub:
         if not actor.may_reach(account_id):
             raise _no_table(table_id)
         return actor
+
+    # --- reaching a table, on this node or another (what the API and sockets use) ---------------
+
+    async def _where(self, table_id: int) -> TableActor | str:
+        """The table's actor if this node runs it, else the id of the node that does (a node of
+        several). A table no node runs but that has a history (its node died) is taken over
+        here and now, rather than at the next sweep: the player asking for it is waiting."""
+        actor = self.tables.get(table_id)
+        if actor is not None and not actor.closed:
+            return actor
+        if self.node is None or not 0 < table_id <= MAX_TABLE_ID:
+            raise _no_table(table_id)
+        known = self._owners.get(table_id)
+        if known is not None:
+            return known
+        owner = await self.node.leases.owner(table_id)
+        if owner is None:
+            async with self.db.read() as session:
+                recoverable = table_id in await store_tables.tables_to_recover(
+                    session, only=table_id
+                )
+            if recoverable:
+                actor = await self._take_over(self.node, table_id)
+                if actor is not None:
+                    return actor
+            owner = await self.node.leases.owner(table_id)
+            if owner is None:
+                raise _no_table(table_id)
+        if owner.node_id == self.node.node_id:
+            actor = self.tables.get(table_id)
+            if actor is not None and not actor.closed:
+                return actor
+            raise moved("the table is being taken over")  # (by this node, a moment ago)
+        self._owners[table_id] = owner.node_id
+        return owner.node_id
+
+    async def _relay(self, node_id: str, op: str, **args: Any) -> Any:
+        """A call to the node that runs ``args["table"]``; a ``table_moved`` answer forgets
+        that node as the table's."""
+        assert self.relay is not None
+        try:
+            return await self.relay.call(node_id, op, **args)
+        except RoomError as error:
+            if error.code == "table_moved":
+                self._owners.pop(args["table"], None)
+            raise
+
+    async def watch(self, table_id: int, listener: Watcher) -> Watching:
+        """``listener`` watches the table (it is sent a snapshot first); what to call
+        ``unwatch`` on when it stops."""
+        where = await self._where(table_id)
+        if isinstance(where, TableActor):
+            actor = self._reachable(where, listener.account_id)
+            await actor.call(_async(lambda: actor.watch(listener)))
+            return actor
+        assert self.relay is not None
+        key = (table_id, listener.number)
+        # Registered before the call: the snapshot arrives before the call's answer.
+        self.relay.watching[key] = listener
+        try:
+            await self._relay(
+                where, "watch", table=table_id, account=listener.account_id, conn=listener.number
+            )
+        except BaseException:
+            if self.relay.watching.get(key) is listener:
+                del self.relay.watching[key]
+            raise
+        return _Remote(self, where, table_id)
+
+    async def act(
+        self, table_id: int, account_id: int, action: str, cid: str | None,
+        sender: Watcher | None,
+    ) -> int | None:  # fmt: skip
+        """A player's action (:meth:`TableActor.act`): the table's sequence number once it is
+        committed, or None when ``sender`` watches the table and its update was the answer."""
+        where = await self._where(table_id)
+        if isinstance(where, TableActor):
+            actor = self._reachable(where, account_id)
+            seq: int | None = await actor.call(lambda: actor.act(account_id, action, cid, sender))
+            return seq
+        found: int | None = await self._relay(
+            where, "act", table=table_id, account=account_id,
+            conn=None if sender is None else sender.number, action=action, cid=cid,
+        )  # fmt: skip
+        return found
+
+    async def leave(self, table_id: int, account_id: int) -> tuple[bool, int]:
+        """The player leaves their seat (:meth:`TableActor.leave`): (whether after the game, the
+        table's sequence number then)."""
+        where = await self._where(table_id)
+        if isinstance(where, TableActor):
+            actor = self._reachable(where, account_id)
+            later: bool = await actor.call(lambda: actor.leave(account_id))
+            return later, actor.seq
+        later, seq = await self._relay(where, "leave", table=table_id, account=account_id)
+        return bool(later), int(seq)
+
+    async def set_auto_rebuy(self, table_id: int, account_id: int, on: bool) -> None:
+        where = await self._where(table_id)
+        if isinstance(where, TableActor):
+            actor = self._reachable(where, account_id)
+            await actor.call(lambda: actor.set_auto_rebuy(account_id, on))
+            return
+        await self._relay(where, "auto_rebuy", table=table_id, account=account_id, on=on)
+
+    async def info(self, table_id: int, account: Callable[[], Awaitable[int | None]]) -> JSON:
+        """A table's public info for whoever ``account`` says is asking (None: not signed in),
+        asked only for a private table on this node (no database read for a public one)."""
+        where = await self._where(table_id)
+        if isinstance(where, TableActor):
+            return self._reachable(where, await account() if where.private else None).info()
+        found: JSON = await self._relay(where, "info", table=table_id, account=await account())
+        return found
+
+    def _reachable(self, actor: TableActor, account_id: int | None) -> TableActor:
+        if not actor.may_reach(account_id):
+            raise _no_table(actor.id)
+        return actor
+
+    async def _serve_call(self, sender: str, op: str, args: JSON) -> Any:
+        """Run a call another node relays for one of its clients, at a table this node runs
+        (:class:`~rummyhall.server.cluster.relay.Relay`)."""
+        assert self.relay is not None
+        table_id = int(args["table"])
+        account = args.get("account")
+        account_id = None if account is None else int(account)
+        actor = self.tables.get(table_id)
+        if actor is None or actor.closed:
+            raise moved("this node does not run the table any more")
+        if op == "unwatch":
+            assert account_id is not None
+            gone = self.relay.listeners.pop((sender, table_id, int(args["conn"])), None)
+            if gone is not None:
+                actor.unwatch(gone)
+            return None
+        if op == "info":
+            return self._reachable(actor, account_id).info()
+        assert account_id is not None
+        if op == "watch":
+            self._reachable(actor, account_id)
+            listener = self.relay.listener(sender, table_id, int(args["conn"]), account_id)
+            await actor.call(_async(lambda: actor.watch(listener)))
+            return None
+        if op == "act":
+            conn = args.get("conn")
+            by = None if conn is None else self.relay.listeners.get((sender, table_id, conn))
+            return await self.act(table_id, account_id, str(args["action"]), args.get("cid"), by)
+        if op == "leave":
+            return list(await self.leave(table_id, account_id))
+        if op == "auto_rebuy":
+            await self.set_auto_rebuy(table_id, account_id, bool(args["on"]))
+            return None
+        if op == "sit":
+            return list(
+                await self.sit(
+                    account_id, str(args["name"]), table_id, guest=bool(args["guest"]),
+                    another=bool(args["another"]), seat=args.get("seat"),
+                    buy_in=args.get("buy_in"), auto_rebuy=bool(args["auto_rebuy"]),
+                )
+            )  # fmt: skip
+        raise RoomError("bad_request", f"no call {op!r}")
+
+    def _node_gone(self, node_id: str) -> None:
+        """A node no longer receives what this node publishes to it: its connections are gone
+        (it died or stopped), so they watch nothing here any more (the seats show away)."""
+        assert self.relay is not None
+        for listener in self.relay.of_node(node_id):
+            actor = self.tables.get(listener.table_id)
+            if actor is not None:
+                actor.unwatch(listener)
+        for table_id, owner in list(self._owners.items()):
+            if owner == node_id:
+                del self._owners[table_id]
+
+    def _relayed_closed(self, listener: Any, why: str) -> None:
+        """The node that ran a table this node relays no longer does: the connections watching
+        it reconnect (4503), as when this node drops a table."""
+        if isinstance(listener, _Socket) and not listener.closed:
+            listener.closed = True
+            self._spawn(_close(listener, why), "close-relayed")
+
+    async def _check_relayed(self, node: Node) -> None:
+        """Every ttl/3: a relayed table whose lease changed hands or ran out (its node died:
+        nobody told us) is closed to its watchers here, who reconnect and find it again."""
+        assert self.relay is not None
+        tables = sorted({table for table, _ in self.relay.watching})
+        if not tables:
+            return
+        owners = await asyncio.gather(*(node.leases.owner(table) for table in tables))
+        for table_id, owner in zip(tables, owners, strict=True):
+            if owner is not None and owner.node_id == self._owners.get(table_id):
+                continue
+            self._owners.pop(table_id, None)
+            for key in [key for key in self.relay.watching if key[0] == table_id]:
+                self._relayed_closed(self.relay.watching.pop(key), "its node changed")
 
     def opened_by(self, account_id: int) -> int:
         """How many open tables the account opened."""
@@ -740,3 +985,53 @@ async def _close(listener: _Socket, why: str) -> None:
     """Close a socket that watched a table this node dropped (docs/protocol.md)."""
     with contextlib.suppress(Exception):
         await listener.websocket.close(CLOSE_TABLE_MOVED, f"table moved to another node ({why})")
+
+
+class Watcher(Listener, Protocol):
+    """A connection that watches tables: a :class:`~rummyhall.server.table.Listener` with a
+    number unique on this node (how another node's messages for it are addressed)."""
+
+    number: int
+
+
+class Watching(Protocol):
+    """What :meth:`Hub.watch` returns: how the connection stops watching."""
+
+    def unwatch(self, listener: Any) -> None: ...
+
+
+class _Remote:
+    """A table another node runs, watched from here through the relay."""
+
+    def __init__(self, hub: Hub, node_id: str, table_id: int) -> None:
+        self.hub = hub
+        self.node_id = node_id
+        self.table_id = table_id
+
+    def unwatch(self, listener: Any) -> None:
+        relay = self.hub.relay
+        assert relay is not None
+        key = (self.table_id, listener.number)
+        if relay.watching.get(key) is listener:
+            del relay.watching[key]
+        account_id = listener.account_id
+
+        async def tell() -> None:
+            with contextlib.suppress(RoomError):  # (the table moved meanwhile: nothing to undo)
+                await self.hub._relay(
+                    self.node_id, "unwatch", table=self.table_id, account=account_id,
+                    conn=key[1],
+                )  # fmt: skip
+
+        self.hub._spawn(tell(), f"unwatch-{self.table_id}")
+
+
+MAX_TABLE_ID = 2**63 - 1
+"""Table ids beyond this are none (the databases' integer keys)."""
+
+
+def _async(run: Any) -> Any:
+    async def wrapped() -> Any:
+        return run()
+
+    return wrapped

@@ -11,6 +11,7 @@ stable code; nothing a client sends can stop a table or the server.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 from collections import deque
@@ -24,11 +25,10 @@ from pydantic import TypeAdapter, ValidationError
 from rummyhall.games.protocol import GameError
 from rummyhall.server.api import account_of
 from rummyhall.server.errors import RoomError
-from rummyhall.server.hub import Hub
+from rummyhall.server.hub import Hub, Watching
 from rummyhall.server.open_sockets import OpenSockets
 from rummyhall.server.settings import Settings
 from rummyhall.server.socket_protocol import SEND_NOW, SendNow
-from rummyhall.server.table import TableActor
 from rummyhall.server.wire import Act, ClientMessage, Leave, Ping, Sit, Unwatch, Watch
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,8 @@ CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_BAD_ORIGIN = 4403
 CLOSE_TOO_SLOW = 4408
 CLOSE_ABUSE = 4429
+
+_NUMBERS = itertools.count(1)
 
 
 class Connection:
@@ -68,6 +70,9 @@ class Connection:
         self.guest = guest
         """A guest's connection: it may sit in practice rooms only."""
         self.limit = limit
+        self.number = next(_NUMBERS)
+        """Unique on this server: how another node addresses the messages it relays for this
+        connection (several nodes, server/cluster/relay.py)."""
         self.send_now: SendNow | None = websocket.scope.get("extensions", {}).get(SEND_NOW)
         self.backlog: deque[str | bytes] = deque()
         self.flusher: asyncio.Task[None] | None = None
@@ -214,7 +219,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     sockets: OpenSockets = app.state.sockets
     sockets.add(account.id, websocket.cookies.get(settings.cookie_name, ""), signed_out)
     hub.metrics.connections.inc()
-    watching: dict[int, TableActor] = {}
+    watching: dict[int, Watching] = {}
     limit = RateLimit(settings.rate_per_second, settings.rate_burst)
     try:
         # A connection closed for reading too slowly ends when its client goes (or is gone).
@@ -252,8 +257,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         pass
     finally:
         sockets.remove(account.id, signed_out)
-        for actor in watching.values():
-            actor.unwatch(connection)
+        for table in watching.values():
+            table.unwatch(connection)
         connection.stop()
         hub.metrics.connections.dec()
 
@@ -265,7 +270,7 @@ async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
 
 
 async def _handle(
-    text: str, connection: Connection, hub: Hub, watching: dict[int, TableActor]
+    text: str, connection: Connection, hub: Hub, watching: dict[int, Watching]
 ) -> None:
     cid: Any = None
     try:
@@ -284,18 +289,17 @@ async def _handle(
         if isinstance(message, Ping):
             connection.send(orjson.dumps({"type": "pong", "cid": message.cid}).decode())
         elif isinstance(message, Watch):
-            actor = hub.reach(message.table, connection.account_id)
             old = watching.pop(message.table, None)
             if old is not None:
                 old.unwatch(connection)
-            watching[message.table] = actor
-            await actor.call(_async(lambda: actor.watch(connection)))
+            # (the loop's finally, which unwatches, cannot run while this waits: same task)
+            watching[message.table] = await hub.watch(message.table, connection)
         elif isinstance(message, Unwatch):
             actor_or_none = watching.pop(message.table, None)
             if actor_or_none is not None:
                 actor_or_none.unwatch(connection)
         elif isinstance(message, Sit):
-            seat = await hub.sit(
+            seat, seq = await hub.sit(
                 connection.account_id,
                 connection.name,
                 message.table,
@@ -305,18 +309,16 @@ async def _handle(
                 buy_in=message.buy_in,
                 auto_rebuy=message.auto_rebuy,
             )
-            connection.send(_ack(message.cid, hub.table(message.table), seat=seat))
+            connection.send(_ack(message.cid, message.table, seq, seat=seat))
         elif isinstance(message, Leave):
-            actor = hub.reach(message.table, connection.account_id)
-            later = await actor.call(lambda: actor.leave(connection.account_id))
-            connection.send(_ack(message.cid, actor, after_game=later))
+            later, seq = await hub.leave(message.table, connection.account_id)
+            connection.send(_ack(message.cid, message.table, seq, after_game=later))
         elif isinstance(message, Act):
-            actor = hub.reach(message.table, connection.account_id)
-            seq = await actor.call(
-                lambda: actor.act(connection.account_id, message.action, message.cid, connection)
+            acted = await hub.act(
+                message.table, connection.account_id, message.action, message.cid, connection
             )
-            if seq is not None:  # else the update this connection got carried the cid
-                connection.send(_ack(message.cid, actor, seq=seq))
+            if acted is not None:  # else the update this connection got carried the cid
+                connection.send(_ack(message.cid, message.table, acted))
     except (RoomError, GameError) as problem:
         hub.metrics.error(problem.code)
         table = getattr(message, "table", None)
@@ -339,14 +341,7 @@ def _cid_of(text: str | None) -> str | None:
     return cid if isinstance(cid, str) and len(cid) <= 64 else None
 
 
-def _async(run: Any) -> Any:
-    async def wrapped() -> Any:
-        return run()
-
-    return wrapped
-
-
-def _ack(cid: str | None, actor: TableActor, **extra: Any) -> str:
-    data: dict[str, Any] = {"type": "ack", "cid": cid, "table": actor.id, "seq": actor.seq}
+def _ack(cid: str | None, table: int, seq: int, **extra: Any) -> str:
+    data: dict[str, Any] = {"type": "ack", "cid": cid, "table": table, "seq": seq}
     data.update(extra)
     return orjson.dumps(data).decode()

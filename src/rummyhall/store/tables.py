@@ -215,10 +215,11 @@ async def close_unused_tables(session: AsyncSession) -> list[int]:
     return ids
 
 
-async def tables_to_recover(session: AsyncSession) -> list[int]:
+async def tables_to_recover(session: AsyncSession, *, only: int | None = None) -> list[int]:
     """The open tables a node of several may take over (docs/cluster.md), oldest first: those
     with a log entry or a fencing token. A table with neither is being opened by a node that
-    has not yet taken its lease (or never will: nothing was written there, nothing is lost)."""
+    has not yet taken its lease (or never will: nothing was written there, nothing is lost).
+    ``only``: whether that one table is (a list of it, or empty)."""
     found = (
         select(GameTableModel.id)
         .where(
@@ -228,6 +229,8 @@ async def tables_to_recover(session: AsyncSession) -> list[int]:
         )
         .order_by(GameTableModel.id)
     )
+    if only is not None:
+        found = found.where(GameTableModel.id == only)
     return [int(table_id) for table_id in (await session.scalars(found)).all()]
 
 
