@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import uvicorn
 from fastapi import FastAPI
+from redis.asyncio import Redis
 from sqlalchemy.orm import Session
 
 from rummyhall import catalog
@@ -176,8 +177,14 @@ class ServerProcess:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
+        self.extra: tuple[str, ...] = ()
+        """The options of the last start (:meth:`restart` uses them again)."""
+
+    def restart(self) -> None:
+        self.start(*self.extra)
 
     def start(self, *extra: str) -> None:
+        self.extra = extra
         command = [
             sys.executable, "-m", "rummyhall.cli", "serve", "--port", str(self.port),
             "--data-dir", str(self.data_dir), "--database", self.database_url,
@@ -408,3 +415,40 @@ async def check_flows(database_url: str) -> int:
         return len(hands)
     finally:
         await db.close()
+
+
+@contextlib.asynccontextmanager
+async def running_nodes(
+    pg_server: Any, redis_url: str, data: Path, names: Sequence[str], ttl_ms: int,
+    *, bots: bool = False,
+) -> AsyncIterator[tuple[str, dict[str, ServerProcess]]]:  # fmt: skip
+    """``rummyhall serve`` node processes named ``names`` (several nodes: docs/cluster.md) on a
+    new database of ``pg_server`` (tests/pg.py) and the Redis at ``redis_url``, each with a data
+    folder in ``data``; (the database's URL, the nodes by name). Stopped, and the database
+    dropped, afterwards."""
+    database = await pg_server.create_database()
+    url = pg_server.url(database)
+    common = (
+        "--starting-silver", "10000", "--redis", redis_url, "--lease-ttl-ms", str(ttl_ms),
+        "--seed-key-file", str(data / "seed.key"), *(() if bots else ("--no-bots",)),
+    )  # fmt: skip
+    nodes: dict[str, ServerProcess] = {}
+    try:
+        for name in names:  # one after the other: the first migrates the new database
+            (data / name).mkdir()
+            nodes[name] = ServerProcess(data / name, url, free_port())
+            nodes[name].start(*common, "--node-id", name)
+        yield url, nodes
+    finally:
+        for server in nodes.values():
+            server.stop()
+        await pg_server.drop_database(database)
+
+
+@contextlib.asynccontextmanager
+async def redis_client(url: str) -> AsyncIterator[Redis]:
+    redis = Redis.from_url(url)
+    try:
+        yield redis
+    finally:
+        await redis.aclose()

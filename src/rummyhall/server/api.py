@@ -218,16 +218,16 @@ async def _me_json(session: AsyncSession, request: Request, account: Account) ->
     """The account and its wallets: ``chips`` (real chips; a guest holds none), ``practice``
     (practice chips), ``currencies`` (what it may play with) and ``practice_refill`` (whether a
     free refill of practice chips would be granted now)."""
-    data = _wallets_json(request, account, await wallets.balances(session, account))
+    data = await _wallets_json(request, account, await wallets.balances(session, account))
     if not account.is_guest:
         data["ladder"] = await _ladder_json(session, account.id, _hub(request).clock.now())
     return data
 
 
-def _wallets_json(request: Request, account: Account, held: Mapping[str, int]) -> JSON:
+async def _wallets_json(request: Request, account: Account, held: Mapping[str, int]) -> JSON:
     """:func:`_me_json` but the ladder, from the balances of the account's wallets."""
     practice = held.get(PRACTICE.key, 0)
-    at_tables = _hub(request).chips_at_tables(account.id, PRACTICE)
+    at_tables = await _hub(request).chips_at_tables(account.id, PRACTICE)
     data: JSON = {
         "id": account.id,
         "name": account.name,
@@ -404,7 +404,7 @@ async def guest(request: Request, response: Response) -> JSON:
     account, token, held = await _hub(request).writer.write(work=work)
     # A guest has no ladder: what GET /api/me shows is the wallets just opened.
     _set_session(request, response, account, token)
-    return _wallets_json(request, account, held)
+    return await _wallets_json(request, account, held)
 
 
 @router.get("/session")
@@ -438,15 +438,15 @@ async def me(account: Me, request: Request) -> JSON:
         data = await _me_json(session, request, account)
     data["tables"] = [
         {
-            "table": actor.id,
-            "seat": actor.seat_of(account.id),
-            "room": actor.room.key,
-            "game": actor.room.game,
-            "title": actor.room.title,
-            "currency": actor.room.currency,
-            "playing": actor.playing(),
+            "table": info["id"],
+            "seat": seat,
+            "room": info["room"],
+            "game": info["game"],
+            "title": info["title"],
+            "currency": info["currency"],
+            "playing": info["playing"],
         }
-        for actor in _hub(request).seated_at(account.id)
+        for info, seat in await _hub(request).seats_of(account.id)
     ]
     return data
 
@@ -464,8 +464,9 @@ async def practice_refill(account: Me, request: Request) -> JSON:
     settings, hub = _settings(request), _hub(request)
     below = settings.practice_refill_below
     wallet = PRACTICE.wallet(account.id)
+    at_tables = await hub.chips_at_tables(account.id, PRACTICE)
     async with _db(request).read() as session:
-        held = await ledger.balance(session, wallet) + hub.chips_at_tables(account.id, PRACTICE)
+        held = await ledger.balance(session, wallet) + at_tables
     if held >= below:
         raise RoomError(
             "refill_not_needed",
@@ -480,7 +481,7 @@ async def practice_refill(account: Me, request: Request) -> JSON:
             practice = await wallets.refill_practice(
                 session,
                 account.id,
-                at_tables=hub.chips_at_tables(account.id, PRACTICE),
+                at_tables=at_tables,
                 to=settings.practice_chips,
                 below=below,
             )
@@ -662,7 +663,7 @@ async def rooms(request: Request) -> JSON:
 
 @router.get("/tables")
 async def tables(request: Request, room: str | None = None) -> JSON:
-    return {"tables": _hub(request).lobby(room)}
+    return {"tables": await _hub(request).lobby(room)}
 
 
 @router.post("/tables", status_code=201)
@@ -687,7 +688,7 @@ async def table(table_id: int, request: Request) -> JSON:
 @router.get("/invites/{code}")
 async def invite(code: str, account: Me, request: Request) -> JSON:
     """The table of an invite; the account may reach it by its id from now on."""
-    return {"table": (await _hub(request).by_invite(code, account.id)).info()}
+    return {"table": await _hub(request).by_invite(code, account.id)}
 
 
 @router.post("/tables/{table_id}/sit")
@@ -1002,18 +1003,10 @@ async def admin_purchase(body: Purchase, _: Admin, request: Request) -> JSON:
 
 @router.get("/admin/tables")
 async def admin_tables(_: Admin, request: Request) -> JSON:
-    hub = _hub(request)
-    return {
-        "tables": [
-            {**actor.info(), "invite": actor.invite, "stuck": actor.stuck, "seq": actor.seq}
-            for actor in sorted(hub.tables.values(), key=lambda a: a.id)
-        ]
-    }
+    return {"tables": await _hub(request).admin_tables()}
 
 
 @router.post("/admin/tables/{table_id}/void")
 async def admin_void(table_id: int, _: Admin, request: Request) -> JSON:
     """End a stuck game; the chips its pot holds go back to the seats that paid them."""
-    actor = _hub(request).table(table_id)
-    voided = await actor.call(actor.void)
-    return {"table": table_id, "voided": voided}
+    return {"table": table_id, "voided": await _hub(request).void(table_id)}

@@ -29,6 +29,7 @@ from rummyhall.economy.levels import level_for
 from rummyhall.economy.rooms import Room, Rooms
 from rummyhall.server.bots import BOT_NAMES
 from rummyhall.server.clock import Clock
+from rummyhall.server.cluster.directory import Directory
 from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED, Node
 from rummyhall.server.cluster.relay import Relay, RelayListener, moved
 from rummyhall.server.errors import RoomError
@@ -45,6 +46,9 @@ from rummyhall.store.tables import OPEN, TableRow
 
 log = logging.getLogger(__name__)
 
+_background: set[asyncio.Task[None]] = set()
+"""Small writes nobody waits for (a bot's claim given back): kept until done."""
+
 JSON = dict[str, Any]
 
 
@@ -53,9 +57,12 @@ class BotPool:
     table's currency (the chips a bot brings to a table are minted like any grant, so the audit
     still balances, currency by currency)."""
 
-    def __init__(self, db: Database, writer: Writer) -> None:
+    def __init__(self, db: Database, writer: Writer, directory: Directory | None = None) -> None:
         self.db = db
         self.writer = writer
+        self.directory = directory
+        """A node of several: a bot is seated only under this node's claim on it (two nodes
+        never seat one bot twice); None: every bot account is this process's."""
         self._free: list[Occupant] = []
         self._busy: dict[int, Occupant] = {}
         self._loaded = False
@@ -89,15 +96,28 @@ class BotPool:
         bot: Occupant = await self.writer.run(create)
         return bot
 
-    def mark_busy(self, account_id: int, name: str) -> None:
+    async def _claimed(self) -> Occupant:
+        """A free bot this node may seat: another node's (it claimed it first) is left to it."""
+        while self._free:
+            bot = self._free.pop()
+            if self.directory is None or await self.directory.claim_bot(bot.account_id):
+                return bot
+        bot = await self._new_bot()
+        if self.directory is not None:
+            await self.directory.claim_bot(bot.account_id, again=True)  # (new: nobody else's)
+        return bot
+
+    async def mark_busy(self, account_id: int, name: str) -> None:
         self._free = [o for o in self._free if o.account_id != account_id]
         self._busy[account_id] = Occupant(account_id, name, True)
+        if self.directory is not None:
+            await self.directory.claim_bot(account_id, again=True)  # it sits at our table
 
     async def take(self, chips: int, currency: Currency = CHIPS) -> Occupant:
         async with self._lock:
             if not self._loaded:
                 await self._load()
-            bot = self._free.pop() if self._free else await self._new_bot()
+            bot = await self._claimed()
             self._busy[bot.account_id] = bot
         account = currency.wallet(bot.account_id)
 
@@ -116,6 +136,16 @@ class BotPool:
         bot = self._busy.pop(account_id, None)
         if bot is not None:
             self._free.append(bot)
+            if self.directory is not None:
+                directory = self.directory
+
+                async def unclaim() -> None:
+                    with contextlib.suppress(Exception):
+                        await directory.release_bot(account_id)
+
+                task = asyncio.ensure_future(unclaim())
+                _background.add(task)
+                task.add_done_callback(_background.discard)
 
 
 class _Making:
@@ -159,7 +189,11 @@ class Hub:
         last seen (a call refused with ``table_moved`` forgets it)."""
         self._taking: dict[int, asyncio.Future[TableActor | None]] = {}
         """Tables being taken over now (a sweep and players' requests share one attempt)."""
+        self.directory: Directory | None = None
+        """A node of several: the lobby, seats and bots the nodes share."""
+        self._lobby_changed = asyncio.Event()
         if self.node is not None:
+            self.directory = Directory(self.node.redis, self.node.node_id, self.node.ttl)
             self.relay = Relay(self.node.redis, self.node.node_id)
             self.relay.handler = self._serve_call
             self.relay.on_gone = self._node_gone
@@ -168,7 +202,7 @@ class Hub:
         self.writer.on_stale = self._stale
         self._tasks: set[asyncio.Task[Any]] = set()
         """The node's own tasks: renewing leases, sweeping for tables nobody holds, drops."""
-        self.bots = BotPool(db, self.writer)
+        self.bots = BotPool(db, self.writer, self.directory)
         self.seeds = SeedKey.load_or_create(settings.seed_key_path)
         self.tables: dict[int, TableActor] = {}
         self._opening: dict[int, int] = {}
@@ -192,7 +226,8 @@ class Hub:
     async def start(self) -> None:
         self.writer.start()
         if self.node is not None:
-            assert self.relay is not None
+            assert self.relay is not None and self.directory is not None
+            self.directory.start()
             await self.relay.start()
             await self._start_node(self.node)
             return
@@ -223,7 +258,7 @@ class Hub:
         await actor.restore(session)
         for occupant in actor.seats.values():
             if occupant.bot:
-                self.bots.mark_busy(occupant.account_id, occupant.name)
+                await self.bots.mark_busy(occupant.account_id, occupant.name)
         return actor
 
     async def stop(self) -> None:
@@ -237,6 +272,10 @@ class Hub:
         await self.writer.stop()
         if self.relay is not None:
             await self.relay.stop()
+        if self.directory is not None:
+            with contextlib.suppress(Exception):
+                await self.directory.flush()
+            await self.directory.stop()
         if self.node is not None:
             # Written and stopped: hand the tables on now rather than after a ttl.
             for table_id in list(self.node.held):
@@ -253,6 +292,7 @@ class Hub:
         await self._sweep_once(node)
         log.info("node %s started with %d tables", node.node_id, len(self.tables))
         self._spawn(self._renewing(node), "lease-renewer")
+        self._spawn(self._publishing_lobby(node), "lobby-publisher")
         self._spawn(self._sweeping(node), "table-sweeper")
 
     def _spawn(self, work: Any, name: str) -> None:
@@ -274,6 +314,21 @@ class Hub:
                 await self._check_relayed(node)
             except Exception:
                 log.exception("checking the owners of relayed tables failed")
+
+    async def _publishing_lobby(self, node: Node) -> None:
+        """This node's public tables into the shared lobby: soon after their seats change (at
+        most four times a second) and every third of the ttl (the entry expires after three)."""
+        assert self.directory is not None
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(node.ttl / 3):
+                    await self._lobby_changed.wait()
+            self._lobby_changed.clear()
+            try:
+                await self.directory.publish_tables(self.admin_tables_here())
+            except Exception:
+                log.exception("publishing the lobby failed")
+            await asyncio.sleep(0.25)
 
     async def _sweeping(self, node: Node) -> None:
         while True:
@@ -351,7 +406,9 @@ class Hub:
         log.warning("table %s dropped: %s", table_id, why)
         await actor.stop()
         for occupant in list(actor.seats.values()):
-            self._on_seat(occupant.account_id, table_id, False)
+            # Here only: the player still sits there, on the node that runs the table now.
+            self._forget_seat(occupant.account_id, table_id)
+        self._lobby_changed.set()
         # (seats promised at it are given back by their own requests, which fail: _unpromise)
         relayed: list[RelayListener] = []
         for listener in list(actor.watchers):
@@ -385,14 +442,30 @@ class Hub:
         return actor
 
     def _on_seat(self, account_id: int, table_id: int, seated: bool) -> None:
-        tables = self._seated.setdefault(account_id, set())
+        """A table of this node gave or took back a seat (or replays one it gave)."""
+        actor = self.tables.get(table_id)
         if seated:
-            tables.add(table_id)
+            self._seated.setdefault(account_id, set()).add(table_id)
         else:
-            tables.discard(table_id)
-            if not tables:
-                del self._seated[account_id]
-                self.levels.pop(account_id, None)
+            self._forget_seat(account_id, table_id)
+        if self.directory is not None and actor is not None:
+            seat = actor.seat_of(account_id) if seated else None
+            entry = (
+                None
+                if seat is None
+                else {"room": actor.room.key, "seat": seat, "private": actor.private}
+            )
+            self.directory.seated(account_id, table_id, entry)
+        self._lobby_changed.set()
+
+    def _forget_seat(self, account_id: int, table_id: int) -> None:
+        tables = self._seated.get(account_id)
+        if tables is None:
+            return
+        tables.discard(table_id)
+        if not tables:
+            del self._seated[account_id]
+            self.levels.pop(account_id, None)
 
     def seated_at(self, account_id: int) -> list[TableActor]:
         """The open tables where the account has a seat, by id."""
@@ -400,14 +473,24 @@ class Hub:
         return sorted((a for a in actors if a is not None and not a.closed), key=lambda a: a.id)
 
     @contextlib.asynccontextmanager
-    async def _seating(self, account_id: int) -> AsyncIterator[None]:
+    async def _seating(self, account_id: int, held: str | None = None) -> AsyncIterator[str | None]:
         """One seat request of an account at a time: the check that it sits nowhere else and
         the sit itself must not interleave with another request of the same account, or two
-        requests at once could each find no other seat and sit at two tables."""
+        requests at once could each find no other seat and sit at two tables. A node of several
+        also holds the account's lock in the directory (requests on other nodes), whose token
+        it yields (``held``: a request relayed here by the node that holds it); the seats
+        taken are in the directory before it is released."""
         lock = self._seating_locks.setdefault(account_id, asyncio.Lock())
         try:
             async with lock:
-                yield
+                if self.directory is None:
+                    yield None
+                    return
+                async with self.directory.seating(account_id, held) as token:
+                    try:
+                        yield token
+                    finally:
+                        await self.directory.flush()
         finally:
             if not lock.locked() and self._seating_locks.get(account_id) is lock:
                 del self._seating_locks[account_id]
@@ -415,21 +498,22 @@ class Hub:
     async def sit(
         self, account_id: int, name: str, table_id: int, *, guest: bool = False,
         another: bool = False, seat: int | None = None, buy_in: int | None = None,
-        auto_rebuy: bool = False,
+        auto_rebuy: bool = False, held: str | None = None,
     ) -> tuple[int, int]:  # fmt: skip
         """Sit the player at the table (which they must be able to reach, with chips of its
-        currency); returns (the seat, the table's sequence number then)."""
+        currency); returns (the seat, the table's sequence number then). ``held``: the token of
+        the account's seat-request lock, when the request that holds it relayed this here."""
         where = await self._where(table_id)
         if not isinstance(where, TableActor):
             seat, seq = await self._relay(
                 where, "sit", table=table_id, account=account_id, name=name, guest=guest,
-                another=another, seat=seat, buy_in=buy_in, auto_rebuy=auto_rebuy,
+                another=another, seat=seat, buy_in=buy_in, auto_rebuy=auto_rebuy, held=held,
             )  # fmt: skip
             return int(seat), int(seq)
         actor = self._reachable(where, account_id)
         await self.admit(actor.room, account_id, guest=guest)
-        async with self._seating(account_id):
-            self._check_elsewhere(account_id, table_id, another)
+        async with self._seating(account_id, held):
+            await self._check_elsewhere(account_id, table_id, another)
             sit = partial(
                 actor.sit, account_id, name, seat=seat, buy_in=buy_in, auto_rebuy=auto_rebuy
             )
@@ -460,16 +544,20 @@ class Hub:
             error.status,
         )
 
-    def _check_elsewhere(self, account_id: int, table_id: int | None, another: bool) -> None:
+    async def _check_elsewhere(self, account_id: int, table_id: int | None, another: bool) -> None:
         """A seat at a second table only when the player asked for one: a player who went back
-        to the lobby with a seat still held must not end up paying at two tables unawares."""
+        to the lobby with a seat still held must not end up paying at two tables unawares. (A
+        node of several asks the directory: the seat may be at another node's table.)"""
         if another:
             return
-        for actor in self.seated_at(account_id):
-            if actor.id != table_id:
+        tables = [actor.id for actor in self.seated_at(account_id)]
+        if self.directory is not None:
+            tables += list(await self.directory.seats_of(account_id))
+        for other in sorted(tables):
+            if other != table_id:
                 raise RoomError(
                     "seated_elsewhere",
-                    f"you have a seat at table {actor.id}: go back to it or leave it first, "
+                    f"you have a seat at table {other}: go back to it or leave it first, "
                     "or ask for a seat at another table as well",
                     409,
                 )
@@ -529,13 +617,36 @@ class Hub:
                 403,
             )
 
-    def chips_at_tables(self, account_id: int, currency: Currency) -> int:
+    async def seats_of(self, account_id: int) -> list[tuple[JSON, int]]:
+        """(the table's info, the seat) of every open table where the account has a seat, by
+        table: this node's, and (a node of several) the other nodes' (their info asked of their
+        nodes; a table that cannot be reached now is left out)."""
+        found = [
+            (actor.info(), actor.seat_of(account_id) or 0) for actor in self.seated_at(account_id)
+        ]
+        if self.directory is not None:
+            here = {int(info["id"]) for info, _ in found}
+            for table_id, entry in sorted((await self.directory.seats_of(account_id)).items()):
+                if table_id in here:
+                    continue
+
+                async def asking() -> int:
+                    return account_id
+
+                try:
+                    found.append((await self.info(table_id, asking), int(entry["seat"])))
+                except RoomError:
+                    continue
+            found.sort(key=lambda pair: int(pair[0]["id"]))
+        return found
+
+    async def chips_at_tables(self, account_id: int, currency: Currency) -> int:
         """The chips of ``currency`` the account has at its seats (open tables of that
         currency)."""
         return sum(
-            actor.stacks.get(actor.seat_of(account_id) or 0, 0)
-            for actor in self.seated_at(account_id)
-            if actor.room.chips is currency
+            info["seats"][seat - 1]["stack"]
+            for info, seat in await self.seats_of(account_id)
+            if info["currency"] == currency.key and info["seats"][seat - 1] is not None
         )
 
     def table(self, table_id: int) -> TableActor:
@@ -691,6 +802,13 @@ class Hub:
             return None
         if op == "info":
             return self._reachable(actor, account_id).info()
+        if op == "void":
+            return await self.void(table_id)
+        if op == "invite":
+            assert account_id is not None
+            if actor.invite != args.get("code"):
+                raise RoomError("unknown_invite", "this invitation is not valid (any more)", 404)
+            return await self.by_invite(str(args["code"]), account_id)
         assert account_id is not None
         if op == "watch":
             self._reachable(actor, account_id)
@@ -712,6 +830,7 @@ class Hub:
                     account_id, str(args["name"]), table_id, guest=bool(args["guest"]),
                     another=bool(args["another"]), seat=args.get("seat"),
                     buy_in=args.get("buy_in"), auto_rebuy=bool(args["auto_rebuy"]),
+                    held=args.get("held"),
                 )
             )  # fmt: skip
         raise RoomError("bad_request", f"no call {op!r}")
@@ -740,6 +859,8 @@ class Hub:
         nobody told us) is closed to its watchers here, who reconnect and find it again."""
         assert self.relay is not None
         tables = sorted({table for table, _ in self.relay.watching})
+        for table_id in set(self._owners) - set(tables):
+            del self._owners[table_id]  # (looked up again if asked for: the cache stays small)
         if not tables:
             return
         owners = await asyncio.gather(*(node.leases.owner(table) for table in tables))
@@ -803,13 +924,26 @@ class Hub:
         self.metrics.tables.set(len(self.tables))
         return actor
 
-    async def by_invite(self, code: str, account_id: int) -> TableActor:
-        """The open table of an invite code, which the account may reach by its id from now
-        on (recorded, so that it still may after a restart)."""
+    async def by_invite(self, code: str, account_id: int) -> JSON:
+        """The info of the open table of an invite code, which the account may reach by its id
+        from now on (recorded, so that it still may after a restart). A node of several finds
+        the table in the database, and its node grants it."""
         for actor in self.tables.values():
             if actor.invite is not None and actor.invite == code and not actor.closed:
                 break
         else:
+            if self.node is not None:
+                async with self.db.read() as session:
+                    row = await store_tables.table_by_invite(session, code)
+                if row is not None:
+                    where = await self._where(row.id)
+                    if isinstance(where, str):
+                        found: JSON = await self._relay(
+                            where, "invite", table=row.id, account=account_id, code=code
+                        )
+                        return found
+                    if where.invite == code:
+                        return await self.by_invite(code, account_id)
             raise RoomError("unknown_invite", "this invitation is not valid (any more)", 404)
         if not actor.may_reach(account_id):
             actor.grants.add(account_id)  # before the write: a second request finds it there
@@ -823,7 +957,7 @@ class Hub:
             except BaseException:
                 actor.grants.discard(account_id)
                 raise
-        return actor
+        return actor.info()
 
     async def quick_seat(
         self, account_id: int, name: str, room_key: str, *, another: bool = False,
@@ -837,16 +971,71 @@ class Hub:
         Returns (table, seat)."""
         room = self.room(room_key)
         twin = self.rooms.gold_of(room)
-        async with self._seating(account_id):
+        async with self._seating(account_id) as held:
             # A seat at a public table of the room, silver or gold (for a silver room, its gold
             # tables are the same room's): back to it.
             rooms = {room.key} if twin is None else {room.key, twin.key}
             for actor in self.seated_at(account_id):
                 if actor.room.key in rooms and not actor.private:
                     return actor.id, int(actor.seat_of(account_id) or 0)
-            self._check_elsewhere(account_id, None, another)
+            if self.directory is not None:
+                for table_id, entry in sorted((await self.directory.seats_of(account_id)).items()):
+                    if entry["room"] in rooms and not entry["private"]:
+                        return table_id, int(entry["seat"])
+            await self._check_elsewhere(account_id, None, another)
             chosen = await self._silver_first(account_id, room, twin)
+            if self.directory is not None and not self._room_here(chosen):
+                found = await self._seat_elsewhere(account_id, name, chosen, auto_rebuy, held)
+                if found is not None:
+                    return found
             return await self._quick_seat(account_id, name, chosen, auto_rebuy)
+
+    def _room_here(self, room: Room) -> bool:
+        """Whether a quick seat in ``room`` finds a seat at this node's tables (one open, or
+        being opened, with a seat nobody has been promised)."""
+        making = self._making.get(room.key)
+        if making is not None and making.promised < room.seats:
+            return True
+        return any(
+            actor.room.key == room.key
+            and not actor.private
+            and not actor.closed
+            and len(actor.seats) + self._promised.get(actor.id, 0) < room.seats
+            for actor in self.tables.values()
+        )
+
+    async def _seat_elsewhere(
+        self, account_id: int, name: str, room: Room, auto_rebuy: bool, held: str | None
+    ) -> tuple[int, int] | None:
+        """A quick seat at another node's table of the room with a free seat (people waiting
+        first, as here), relayed under this request's seat lock; None if none takes the player
+        (this node then opens a table). The shared lobby is a moment old: a seat taken meanwhile
+        is refused by its table, and the next one is tried."""
+        assert self.directory is not None
+        candidates = sorted(
+            (
+                table
+                for table in await self.directory.lobby()
+                if table["room"] == room.key and not table["private"] and None in table["seats"]
+            ),
+            key=lambda table: (
+                _humans(table) == 0, -_humans(table), int(table["id"])
+            ),
+        )  # fmt: skip
+        for table in candidates[:3]:
+            table_id = int(table["id"])
+            try:
+                # (the API admitted the account to the room; a guest holds no gold to reach
+                # a twin with)
+                seat, _ = await self.sit(
+                    account_id, name, table_id, auto_rebuy=auto_rebuy, another=True, held=held
+                )
+            except RoomError as error:
+                if error.code in _TAKEN:
+                    continue
+                raise
+            return table_id, seat
+        return None
 
     async def _silver_first(self, account_id: int, room: Room, twin: Room | None) -> Room:
         """Where a quick seat in ``room`` plays (docs/rules/room.md, "Our decisions on
@@ -965,7 +1154,48 @@ class Hub:
         mine = self.levels.get(account_id, 1)
         return abs(sum(self.levels.get(p, 1) for p in people) // len(people) - mine)
 
-    def lobby(self, room_key: str | None = None) -> list[JSON]:
+    async def lobby(self, room_key: str | None = None) -> list[JSON]:
+        """The open public tables of the room (every room: None), on every node."""
+        tables = self.lobby_here(room_key)
+        if self.directory is not None:
+            for info in await self.directory.lobby():
+                if room_key in (None, info["room"]):
+                    del info["node"]
+                    tables.append(info)
+            tables.sort(key=lambda info: int(info["id"]))
+        return tables
+
+    def admin_tables_here(self) -> list[JSON]:
+        """Every table this node runs, as the operator sees it (its info, its invite, whether
+        it is stuck, its sequence number)."""
+        return [
+            {**actor.info(), "invite": actor.invite, "stuck": actor.stuck, "seq": actor.seq}
+            for actor in sorted(self.tables.values(), key=lambda a: a.id)
+            if not actor.closed
+        ]
+
+    async def admin_tables(self) -> list[JSON]:
+        """Every open table of the room, on every node (a node of several: each with ``node``,
+        the one that runs it)."""
+        here = self.admin_tables_here()
+        if self.directory is None:
+            return here
+        assert self.node is not None
+        tables = [{**info, "node": self.node.node_id} for info in here]
+        tables += await self.directory.tables()
+        return sorted(tables, key=lambda info: int(info["id"]))
+
+    async def void(self, table_id: int) -> bool:
+        """End a stuck game (the operator's): its pot goes back to who paid it."""
+        where = await self._where(table_id)
+        if isinstance(where, TableActor):
+            actor = where
+            voided: bool = await actor.call(actor.void)
+            return voided
+        return bool(await self._relay(where, "void", table=table_id))
+
+    def lobby_here(self, room_key: str | None = None) -> list[JSON]:
+        """The open public tables of the room that this node runs."""
         return [
             actor.info()
             for actor in sorted(self.tables.values(), key=lambda a: a.id)
@@ -1027,6 +1257,16 @@ class _Remote:
 
 
 MAX_TABLE_ID = 2**63 - 1
+
+_TAKEN = frozenset(("table_full", "seat_taken", "table_closed", "table_moved", "unknown_table"))
+"""A quick seat's refusals by a table that another request got to first: try the next."""
+
+
+def _humans(info: JSON) -> int:
+    """The people (not bots) seated at a table, from its info."""
+    return sum(1 for seat in info["seats"] if seat is not None and not seat["bot"])
+
+
 """Table ids beyond this are none (the databases' integer keys)."""
 
 

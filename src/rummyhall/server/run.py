@@ -248,8 +248,9 @@ def admin(args: Any, out: TextIO) -> int:
                 for s in table["seats"]
             )
             state = "stuck" if table["stuck"] else "playing" if table["playing"] else "waiting"
+            node = f"  node {table['node']}" if "node" in table else ""  # (several nodes)
             print(
-                f"table {table['id']}  {table['room']}  game {table['game_no']}  {state}"
+                f"table {table['id']}{node}  {table['room']}  game {table['game_no']}  {state}"
                 f"  pot {table['pot']}  [{seats}]",
                 file=out,
             )

@@ -24,6 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from rummyhall.games.protocol import GameError
 from rummyhall.server.api import account_of
+from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub, Watching
 from rummyhall.server.open_sockets import OpenSockets
@@ -323,6 +324,11 @@ async def _handle(
         hub.metrics.error(problem.code)
         table = getattr(message, "table", None)
         connection.send(error(problem.code, problem.message, cid=cid, table=table))
+        if problem.code == "table_moved" and not connection.closed:
+            # (several nodes) What this socket watched of the table is stale: the client
+            # reconnects and watches it again, wherever it runs now, as after a node's drop.
+            connection.closed = True
+            await connection.websocket.close(CLOSE_TABLE_MOVED, "the table moved; reconnect")
     except Exception:
         log.exception("unexpected error handling a message")
         hub.metrics.error("internal")
