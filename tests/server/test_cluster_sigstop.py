@@ -22,7 +22,6 @@ from typing import Any
 
 import httpx
 import orjson
-from redis.asyncio import Redis
 
 import pg
 from rummyhall.bots import Bot
@@ -33,7 +32,7 @@ from rummyhall.server.cluster.lease import Owner, TableLeases
 from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED
 from rummyhall.store import tables
 from rummyhall.store.database import Database
-from server_kit import ServerProcess, free_port, until, watch_table
+from server_kit import ServerProcess, redis_client, running_nodes, until, watch_table
 
 ROOM, GAME = "indian13-classic-points-1-2p", "indian13"
 TTL_MS = 3_000
@@ -123,28 +122,21 @@ async def _table_count(url: str) -> int:
 async def test_a_paused_node_never_writes_again(
     pg_server: pg.PostgresServer, redis_url: str, tmp_path: Path
 ) -> None:
-    database = await pg_server.create_database()
-    url = pg_server.url(database)
-    common = (
-        "--no-bots", "--starting-silver", "10000", "--redis", redis_url,
-        "--lease-ttl-ms", str(TTL_MS), "--seed-key-file", str(tmp_path / "seed.key"),
-    )  # fmt: skip
-    nodes = {}
-    for node in ("a", "b"):
-        (tmp_path / node).mkdir()
-        nodes[node] = ServerProcess(tmp_path / node, url, free_port())
-    redis = Redis.from_url(redis_url)
-    leases = TableLeases(redis)
+    async with (
+        running_nodes(pg_server, redis_url, tmp_path, ("a", "b"), TTL_MS) as (url, nodes),
+        redis_client(redis_url) as redis,
+    ):
+        await _pause_and_resume(url, nodes, TableLeases(redis), tmp_path)
+
+
+async def _pause_and_resume(
+    url: str, nodes: dict[str, ServerProcess], leases: TableLeases, tmp_path: Path
+) -> None:
+    node_a = nodes["a"].process
+    assert node_a is not None
     clients: list[RoomClient] = []
     paused = False
-    node_a = None
     try:
-        # One after the other: the first migrates the new database.
-        nodes["a"].start(*common, "--node-id", "a")
-        nodes["b"].start(*common, "--node-id", "b")
-        node_a = nodes["a"].process
-        assert node_a is not None
-
         # A table opened and played on node A.
         on_a = await _hands(nodes["a"].url, ["sigstop0", "sigstop1"], 0, register=True)
         clients += [h.client for h in on_a]
@@ -210,14 +202,10 @@ async def test_a_paused_node_never_writes_again(
         report = await audit_database(url)
         assert report.problems == [], report.problems
     finally:
-        if paused and node_a is not None:
+        if paused:
             node_a.send_signal(signal.SIGCONT)
         for client in clients:
             await client.close()
-        for server in nodes.values():
-            server.stop()
-        await redis.aclose()
-        await pg_server.drop_database(database)
 
 
 def _numbered(log: list[tuple[int, str, JSON, int]]) -> bool:
