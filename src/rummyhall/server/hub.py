@@ -316,8 +316,10 @@ class Hub:
                 log.exception("checking the owners of relayed tables failed")
 
     async def _publishing_lobby(self, node: Node) -> None:
-        """This node's public tables into the shared lobby: soon after their seats change (at
-        most four times a second) and every third of the ttl (the entry expires after three)."""
+        """This node's tables into the directory (the shared lobby and the operator's list):
+        soon after a table opens, closes or its seats change (at most four times a second),
+        and every third of the ttl (games go on; the entry expires after three ttls): every
+        table's info rebuilt each time, which is simple and runs a few times a second at most."""
         assert self.directory is not None
         while True:
             with contextlib.suppress(TimeoutError):
@@ -439,6 +441,7 @@ class Hub:
             on_seat=self._on_seat,
         )
         self.tables[table_id] = actor
+        self._lobby_changed.set()
         return actor
 
     def _on_seat(self, account_id: int, table_id: int, seated: bool) -> None:
@@ -572,6 +575,7 @@ class Hub:
         await self.writer.run(close, table=table_id)
         actor.closed = True
         self.tables.pop(table_id, None)
+        self._lobby_changed.set()
         if self.node is not None:
             assert self.writer.tokens is not None
             self.writer.tokens.pop(table_id, None)
