@@ -117,7 +117,12 @@ class Node:
         self.forget(table_id)
         if not await self.leases.release(table_id, self.node_id, token):
             return False
-        await self.redis.publish(self.channel, str(table_id))
+        heard = int(await self.redis.publish(self.channel, str(table_id)))
+        if heard - (1 if self._pubsub is not None else 0) <= 0:  # (this node listens too)
+            log.warning(
+                "table %s handed on, but no other node listens: it waits for one to start",
+                table_id,
+            )
         return True
 
     async def subscribe(self) -> None:
