@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 
+SOCKETS_CLOSE_S = 5.0
+"""How long a drain waits for the close frames (4503) of its tables' sockets to be sent."""
+
 
 class BotPool:
     """Bot accounts: created on demand, one seat each at a time, topped up from the mint of the
@@ -403,7 +406,9 @@ class Hub:
             handed = await asyncio.gather(*(self._hand_on(node, t) for t in list(self.tables)))
             self.handed_on += sum(handed)
         if self._closing:  # the sockets told to reconnect before the process may exit
-            await asyncio.wait(set(self._closing))
+            # (bounded: a client that stopped reading may never take its close frame; the
+            # server's shutdown cuts that connection anyway)
+            await asyncio.wait(set(self._closing), timeout=SOCKETS_CLOSE_S)
         log.info("node %s drained: %d tables handed on", node.node_id, self.handed_on)
         return self.handed_on
 
