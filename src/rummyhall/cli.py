@@ -807,6 +807,14 @@ def _add_server_commands(sub: Any) -> None:
     admin.add_parser("tables", help="list the live tables")
     void = admin.add_parser("void", help="end a stuck game; its pot goes back to who paid it")
     void.add_argument("table", type=int)
+    drain = admin.add_parser(
+        "drain",
+        help="a node of several hands its tables on to the other nodes and opens no more "
+        "(before it is stopped: a rolling upgrade)",
+    )
+    drain.add_argument(
+        "node", help="the node's id (--node-id): refused if the node at --url is another"
+    )
     p.set_defaults(run=_cmd_admin)
 
 

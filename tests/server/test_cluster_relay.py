@@ -171,12 +171,15 @@ async def _move(seats: list[_Seat], table: int, *, kill: Callable[[], None] | No
             task.result()
 
 
-async def _moves(seats: list[_Seat], table: int, count: int) -> None:
-    """``count`` actions; a seat whose socket or table went away rejoins, and play goes on."""
+async def _moves(
+    seats: list[_Seat], table: int, count: int, *, kill: Callable[[], None] | None = None
+) -> None:
+    """``count`` actions (``kill``: the last one sent with the owner killed right after it); a
+    seat whose socket or table went away rejoins, and play goes on."""
     done = 0
     while done < count:
         try:
-            await _move(seats, table)
+            await _move(seats, table, kill=kill if done == count - 1 else None)
             done += 1
         except (ClientError, TimeoutError, ConnectionClosed):
             for seat in seats:
@@ -219,7 +222,7 @@ async def test_kill_9_the_owner_mid_deal(
                 assert owner is not None, f"round {round_no}: nobody runs the table"
                 victim = nodes[owner.node_id]
                 if rng.random() < 0.5:
-                    await _move(seats, table, kill=victim.kill)  # an action on its way
+                    await _moves(seats, table, 1, kill=victim.kill)  # an action on its way
                 else:
                     victim.kill()
                 await _moves(seats, table, 2)  # after a takeover, through nginx

@@ -431,6 +431,20 @@ async def _forbidden(kit: Kit) -> Seen:
         return await _raw(http.get("/api/admin/tables"))
 
 
+async def _not_a_node(kit: Kit) -> Seen:
+    """One process alone has nobody to hand its tables to (tests/server/test_cluster_drain.py
+    drains a node of several)."""
+    token = kit.server.app.state.admin_token
+    async with httpx.AsyncClient(base_url=kit.server.url) as http:
+        return await _raw(
+            http.post(
+                "/api/admin/drain",
+                json={"node": "a"},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+        )
+
+
 async def _already_seated(kit: Kit) -> Seen:
     client = await kit.guest()
     table = await kit.table(client)
@@ -632,6 +646,7 @@ PROVOKE: dict[str | int, Callable[[Kit], Coroutine[Any, Any, Seen]]] = {
     "unknown_account": _unknown_account,
     "order_conflict": _order_conflict,
     "forbidden": _forbidden,
+    "not_a_node": _not_a_node,
     "already_seated": _already_seated,
     "seated_elsewhere": _seated_elsewhere,
     "too_many_tables": _too_many_tables,
@@ -672,7 +687,12 @@ UNTESTABLE: dict[str | int, str] = {
     " reader too far behind (test_a_reader_too_far_behind_is_closed)",
     "table_moved": "needs several nodes, one that lost a table; tests/server/"
     "test_cluster_sigstop.py pauses a node past its lease and resumes it",
-    4503: "the close that follows table_moved (test_cluster_sigstop.py checks the code)",
+    4503: "the close that follows table_moved (test_cluster_sigstop.py checks the code), and a"
+    " drain's (test_cluster_drain.py)",
+    "node_draining": "needs a node of several that drains; tests/server/test_cluster_drain.py"
+    " quick-seats at a drained node",
+    "wrong_node": "needs a node of several; tests/server/test_cluster_drain.py drains node b at"
+    " node a's address",
 }
 
 RATE_BURST = 12

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -1010,3 +1011,35 @@ async def admin_tables(_: Admin, request: Request) -> JSON:
 async def admin_void(table_id: int, _: Admin, request: Request) -> JSON:
     """End a stuck game; the chips its pot holds go back to the seats that paid them."""
     return {"table": table_id, "voided": await _hub(request).void(table_id)}
+
+
+class Drain(BaseModel):
+    """``POST /api/admin/drain``: the node the operator means to drain (this one, or nothing
+    happens: several nodes sit behind one address, and a drain is for a node, not a URL)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    node: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+@router.post("/admin/drain")
+async def admin_drain(body: Drain, _: Admin, request: Request) -> JSON:
+    """Drain this node of several (docs/cluster.md, "Draining a node"): it opens and takes over
+    no table any more, and hands each of its tables on to the other nodes between two actions;
+    answered once it holds no table. 409 ``wrong_node`` if this node is not ``node`` (nothing
+    changes), 409 ``not_a_node`` for a single process. ``GET /healthz`` says ``"draining":
+    true`` from then on; SIGTERM then stops the process."""
+    hub = _hub(request)
+    node = hub.node
+    if node is not None and body.node != node.node_id:
+        raise RoomError(
+            "wrong_node", f"this is node {node.node_id!r}, not {body.node!r}: nothing was drained",
+            409,
+        )  # fmt: skip
+    handed = await hub.drain()  # (not_a_node for a single process)
+    assert node is not None
+    return {
+        "node": node.node_id,
+        "draining": hub.draining,
+        "handed_on": handed,
+        "tables": len(hub.tables),
+    }

@@ -261,7 +261,15 @@ def create_app(
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, object]:
         hub: Hub = app.state.hub
-        return {"ok": True, "tables": len(hub.tables)}
+        if hub.node is None:
+            return {"ok": True, "tables": len(hub.tables)}
+        # A node of several also says which it is, and whether it is handing its tables on.
+        return {
+            "ok": True,
+            "tables": len(hub.tables),
+            "node": hub.node.node_id,
+            "draining": hub.draining,
+        }
 
     @app.get("/metrics", include_in_schema=False)
     async def prometheus(authorization: Annotated[str | None, Header()] = None) -> Response:

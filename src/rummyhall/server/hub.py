@@ -8,7 +8,10 @@ raises its fence before it reads the table's log (a table it opens, a table it r
 start, a table nobody holds that its sweep finds every lease ttl), renews all its leases every
 third of the ttl, and drops a table whose lease is gone or whose write the database refused
 (:meth:`Hub.drop`): the actor stops without writing, and its sockets are closed with
-:data:`~rummyhall.server.cluster.node.CLOSE_TABLE_MOVED` so that clients reconnect."""
+:data:`~rummyhall.server.cluster.node.CLOSE_TABLE_MOVED` so that clients reconnect. A node
+that drains (:meth:`Hub.drain`: ``rummyhall admin drain``, or SIGTERM) takes no new tables and
+hands each of its tables on between two actions; the other nodes hear of each table handed on
+and take it over at once."""
 
 from __future__ import annotations
 
@@ -50,6 +53,9 @@ _background: set[asyncio.Task[None]] = set()
 """Small writes nobody waits for (a bot's claim given back): kept until done."""
 
 JSON = dict[str, Any]
+
+SOCKETS_CLOSE_S = 5.0
+"""How long a drain waits for the close frames (4503) of its tables' sockets to be sent."""
 
 
 class BotPool:
@@ -202,6 +208,16 @@ class Hub:
         self.writer.on_stale = self._stale
         self._tasks: set[asyncio.Task[Any]] = set()
         """The node's own tasks: renewing leases, sweeping for tables nobody holds, drops."""
+        self._closing: set[asyncio.Task[Any]] = set()
+        """Sockets of dropped tables being closed (a drain ends once they are)."""
+        self._claiming = asyncio.Lock()
+        """Held while the node takes tables over (its sweep, a table handed on to it), so that
+        a drain waits for a takeover under way; none starts once the node drains."""
+        self.draining = False
+        """One node of several that hands its tables on and takes no new ones (:meth:`drain`)."""
+        self.handed_on = 0
+        """How many tables the drain has handed on so far."""
+        self._drain_task: asyncio.Task[int] | None = None
         self.bots = BotPool(db, self.writer, self.directory)
         self.seeds = SeedKey.load_or_create(settings.seed_key_path)
         self.tables: dict[int, TableActor] = {}
@@ -277,10 +293,11 @@ class Hub:
                 await self.directory.flush()
             await self.directory.stop()
         if self.node is not None:
-            # Written and stopped: hand the tables on now rather than after a ttl.
-            for table_id in list(self.node.held):
+            # Written and stopped: hand the tables on now rather than after a ttl (a drained
+            # node holds none any more).
+            for table_id, token in list(self.node.held.items()):
                 with contextlib.suppress(Exception):
-                    await self.node.release(table_id)
+                    await self.node.hand_on(table_id, token)
             await self.node.close()
 
     # --- one node of several (issue 21) -----------------------------------------------------------
@@ -288,17 +305,21 @@ class Hub:
     async def _start_node(self, node: Node) -> None:
         """Take over the open tables no node holds (at a first start: all of them), then keep
         the leases and look for tables nobody holds every ttl. Tables nobody ever sat at are
-        not closed here, as a single process does: another node may be opening them."""
+        not closed here, as a single process does: another node may be opening them. It listens
+        for the tables other nodes hand on before it sweeps, so that none falls in between."""
+        await node.subscribe()
         await self._sweep_once(node)
         log.info("node %s started with %d tables", node.node_id, len(self.tables))
         self._spawn(self._renewing(node), "lease-renewer")
         self._spawn(self._publishing_lobby(node), "lobby-publisher")
         self._spawn(self._sweeping(node), "table-sweeper")
+        self._spawn(self._taking_handed_on(node), "handed-on-listener")
 
-    def _spawn(self, work: Any, name: str) -> None:
+    def _spawn(self, work: Any, name: str) -> asyncio.Task[Any]:
         task = asyncio.create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _renewing(self, node: Node) -> None:
         while True:
@@ -341,17 +362,46 @@ class Hub:
                 log.exception("looking for tables nobody runs failed")
 
     async def _sweep_once(self, node: Node) -> None:
-        """Take over every open table with a history that no node holds."""
-        async with self.db.read() as session:
-            candidates = await store_tables.tables_to_recover(session)
-        free = await node.unowned(t for t in candidates if t not in self.tables)
-        for table_id in free:
-            actor = await self._take_over(node, table_id)
-            if actor is not None:
-                log.info(
-                    "node %s took table %s over (lease token %s)",
-                    node.node_id, table_id, node.held.get(table_id),
-                )  # fmt: skip
+        """Take over every open table with a history that no node holds (none while draining)."""
+        async with self._claiming:
+            if self.draining:
+                return
+            async with self.db.read() as session:
+                candidates = await store_tables.tables_to_recover(session)
+            free = await node.unowned(t for t in candidates if t not in self.tables)
+            for table_id in free:
+                if self.draining:
+                    return
+                actor = await self._take_over(node, table_id)
+                if actor is not None:
+                    log.info(
+                        "node %s took table %s over (lease token %s)",
+                        node.node_id, table_id, node.held.get(table_id),
+                    )  # fmt: skip
+
+    async def _taking_handed_on(self, node: Node) -> None:
+        """Take over at once each table another node hands on (a drain, a clean stop), instead
+        of at the next sweep, a ttl later. Several nodes hear it: the first to acquire the
+        lease runs the table, the others find it held."""
+        while True:
+            try:
+                async for table_id in node.handed_on():
+                    async with self._claiming:
+                        if self.draining or table_id in self.tables:
+                            continue
+                        try:
+                            actor = await self._take_over(node, table_id)
+                        except Exception:
+                            log.exception("taking table %s over failed", table_id)
+                            continue
+                    if actor is not None:
+                        log.info(
+                            "node %s took table %s over, handed on (lease token %s)",
+                            node.node_id, table_id, node.held.get(table_id),
+                        )  # fmt: skip
+            except Exception:
+                log.exception("listening for tables handed on failed; the sweep finds them")
+                await asyncio.sleep(node.ttl)
 
     async def _take_over(self, node: Node, table_id: int) -> TableActor | None:
         """Lease, fence, then replay the log and start the actor (docs/cluster.md, "Taking a
@@ -418,13 +468,103 @@ class Hub:
                 relayed.append(listener)
             elif isinstance(listener, _Socket):
                 listener.closed = True  # nothing more of this node's view of the table
-                self._spawn(_close(listener, why), f"close-{table_id}")
+                closing = self._spawn(_close(listener, why), f"close-{table_id}")
+                self._closing.add(closing)
+                closing.add_done_callback(self._closing.discard)
         if self.relay is not None:
             # Also the other nodes' listeners that left already (their unwatch may be late).
             relayed += self.relay.of_table(table_id)
             self.relay.gone(table_id, relayed, why)
         actor.watchers.clear()
         self.metrics.tables.set(len(self.tables))
+
+    async def drain(self) -> int:
+        """Hand every table of this node on to the other nodes, and take no new ones (issue 21,
+        docs/cluster.md, "Draining a node"); returns how many tables it has handed on. Called
+        again (a second ``admin drain``, then SIGTERM), it waits for the same drain; a drain
+        that failed (Redis cut off) is started again."""
+        if self.node is None:
+            raise RoomError(
+                "not_a_node",
+                "this server is not a node of several (serve --redis): it has nobody to hand "
+                "its tables to; stop it instead",
+                409,
+            )
+        task = self._drain_task
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+            self.draining = True
+            task = self._drain_task = self._spawn(self._drain(self.node), "drain")
+        # (shielded: a caller that goes away, an HTTP client giving up, does not stop the drain)
+        handed: int = await asyncio.shield(task)
+        return handed
+
+    async def _drain(self, node: Node) -> int:
+        async with self._claiming:
+            pass  # a takeover under way ends first; with draining set, none starts after it
+        log.info("node %s draining: %d tables to hand on", node.node_id, len(self.tables))
+        while self.tables:  # (each round empties it: a table is dropped whatever happens)
+            handed = await asyncio.gather(*(self._hand_on(node, t) for t in list(self.tables)))
+            self.handed_on += sum(handed)
+        if self._closing:  # the sockets told to reconnect before the process may exit
+            # (bounded: a client that stopped reading may never take its close frame; the
+            # server's shutdown cuts that connection anyway)
+            await asyncio.wait(set(self._closing), timeout=SOCKETS_CLOSE_S)
+        log.info("node %s drained: %d tables handed on", node.node_id, self.handed_on)
+        return self.handed_on
+
+    async def _hand_on(self, node: Node, table_id: int) -> bool:
+        """Hand one table on between two of its actions: inside its task (no action is half
+        done), every write of it committed, its actor stopped without writing, its sockets
+        closed with CLOSE_TABLE_MOVED (clients reconnect), then its lease released and
+        announced. False if its lease was not this node's any more."""
+        actor = self.tables.get(table_id)
+        tokens = self.writer.tokens
+        if actor is None or tokens is None:
+            return False
+
+        async def between_actions() -> None:
+            tokens.pop(table_id, None)  # a write of the table queued from now on is refused,
+            # and an empty write returns once every job queued before it is done: the writer
+            # takes its jobs in order (its own failure, the database's, says the same).
+            with contextlib.suppress(Exception):
+                await self.writer.write()
+            await actor.stop()  # (from inside its task: no command of it runs after this one)
+
+        with contextlib.suppress(RoomError):  # table_closed: it stopped on its own meanwhile
+            await actor.call(between_actions)
+        token = node.held.get(table_id)
+        await self.drop(table_id, "its node is draining")
+        if token is None:
+            return False
+        try:
+            return await node.hand_on(table_id, token)
+        except Exception:
+            log.exception("handing table %s on failed; its lease runs out instead", table_id)
+            return False
+
+    def _refuse_new_table(self) -> None:
+        """A draining node opens no table (a table it opened would only be handed on)."""
+        if self.draining:
+            raise RoomError(
+                "node_draining",
+                "this server is handing its tables on before it stops: try again, another "
+                "server will open the table",
+                503,
+            )
+
+    async def _close_unseen(self, table_id: int) -> None:
+        """Close a table this node opened as its drain began, before anyone saw it: nothing to
+        hand on, and another node must not find it open and unused."""
+
+        async def close(session: Any) -> None:
+            await store_tables.close_table(session, table_id)
+
+        try:
+            await self.writer.run(close, table=table_id)
+        finally:
+            assert self.writer.tokens is not None and self.node is not None
+            self.writer.tokens.pop(table_id, None)
+            await self.node.release(table_id)
 
     def _actor(self, table_id: int, room: Room, *, private: bool) -> TableActor:
         actor = TableActor(
@@ -691,11 +831,15 @@ class Hub:
                     session, only=table_id
                 )
             if recoverable:
-                actor = await self._take_over(self.node, table_id)
-                if actor is not None:
+                async with self._claiming:  # (as the sweep: none while this node drains)
+                    if not self.draining:
+                        actor = await self._take_over(self.node, table_id)
+                if actor is not None and not actor.closed:
                     return actor
             owner = await self.node.leases.owner(table_id)
             if owner is None:
+                if recoverable:  # (this node drains: another takes it over in a moment)
+                    raise moved("the table is being handed on")
                 raise _no_table(table_id)
         if owner.node_id == self.node.node_id:
             actor = self.tables.get(table_id)
@@ -885,6 +1029,7 @@ class Hub:
         """Open a table of the room; ``creator`` is the account asking (None: the room itself,
         for quick-seat), limited to ``settings.tables_per_account`` open tables."""
         room = self.room(room_key)
+        self._refuse_new_table()
         # The invite is the only key to a private table: 128 random bits, like a session token.
         invite = secrets.token_urlsafe(16) if private else None
 
@@ -921,6 +1066,9 @@ class Hub:
                 raise RoomError("busy", "the room is busy; try again", 503)
             assert self.writer.tokens is not None
             self.writer.tokens[table_id] = token
+            if self.draining:  # it began while the table was being made
+                await self._close_unseen(table_id)
+                self._refuse_new_table()
         actor = self._actor(table_id, room, private=private)
         actor.invite = invite
         actor.creator = creator

@@ -3,6 +3,7 @@ running one."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -15,6 +16,9 @@ from typing import Any, TextIO
 import httpx
 
 DEFAULT_DATA = Path(os.environ.get("RUMMYHALL_DATA", "data"))
+
+DRAIN_TIMEOUT_S = 600
+"""How long ``rummyhall admin drain`` waits for the node's answer (it drains meanwhile)."""
 
 
 class JsonFormatter(logging.Formatter):
@@ -159,18 +163,31 @@ def serve(
         )
     if "*" not in settings.allowed_hosts:
         print(f"answering for hosts: {', '.join(settings.trusted_hosts)}", file=out)
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_config=configure_logging(log_level),
+    app = create_app(settings)
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_config": configure_logging(log_level),
         # uvicorn's sans-I/O WebSocket protocol, with the tables' direct send
-        ws=RoomWebSocketProtocol,
+        "ws": RoomWebSocketProtocol,
         # Table messages are small and frequent: compressing each costs more CPU than it saves.
-        ws_per_message_deflate=False,
-        ws_max_size=settings.max_message_bytes * 2,
-    )
-    return 0
+        "ws_per_message_deflate": False,
+        "ws_max_size": settings.max_message_bytes * 2,
+    }
+    if redis is None:
+        uvicorn.run(app, **options)
+        return 0
+    # A node of several hands its tables on when SIGTERM stops it (cluster/sigterm.py).
+    from rummyhall.server.cluster.sigterm import DrainingServer
+
+    async def drain() -> int:
+        handed: int = await app.state.hub.drain()  # (the hub exists once the app has started)
+        return handed
+
+    server = DrainingServer(uvicorn.Config(app, **options), drain=drain)
+    with contextlib.suppress(KeyboardInterrupt):  # (SIGINT, raised again once stopped)
+        server.run()
+    return 0 if server.started else 3  # (3: uvicorn's code for a server that did not start)
 
 
 def cluster_problem(
@@ -231,6 +248,11 @@ def admin(args: Any, out: TextIO) -> int:
                 )
             elif args.admin_command == "tables":
                 response = client.get("/api/admin/tables")
+            elif args.admin_command == "drain":
+                # Answered once the node holds no table: a few seconds for a busy node.
+                response = client.post(
+                    "/api/admin/drain", json={"node": args.node}, timeout=DRAIN_TIMEOUT_S
+                )
             else:
                 response = client.post(f"/api/admin/tables/{args.table}/void")
     except httpx.HTTPError as error:
@@ -264,6 +286,12 @@ def admin(args: Any, out: TextIO) -> int:
         print(
             f"order {data['order_id']} ({data['gold']} gold chips for {data['name']}) {done}; "
             f"{data['name']} now has {data['balance']} gold chips",
+            file=out,
+        )
+    elif args.admin_command == "drain":
+        print(
+            f"node {data['node']} drained: {data['handed_on']} tables handed on to the other "
+            f"nodes, {data['tables']} left; it opens no table any more (stop it now)",
             file=out,
         )
     else:

@@ -1,6 +1,7 @@
 """Several server nodes sharing one database and one Redis (issue 21; docs/cluster.md).
 
-Exists now: table ownership leases with fencing tokens (:mod:`.lease`), and the database side
-of the fence (:mod:`rummyhall.store.fences`). Nothing here is wired into the running server
-yet: one ``rummyhall serve`` with SQLite behaves exactly as before.
+Table ownership leases with fencing tokens (:mod:`.lease`; the database side of the fence is
+:mod:`rummyhall.store.fences`), this process as one node holding and handing on leases
+(:mod:`.node`, driven by the hub), and SIGTERM turned into a drain (:mod:`.sigterm`). One
+``rummyhall serve`` without ``--redis`` uses none of it and behaves exactly as before.
 """

@@ -12,6 +12,11 @@ database about them:
 * :meth:`Node.renew_all` renews every lease the node holds (the hub calls it every third of the
   lease's time to live) and returns the tables whose lease is gone.
 * :meth:`Node.unowned` tells which of some tables no node holds (the hub's sweep).
+* :meth:`Node.hand_on` releases a table's lease and announces it on a Redis channel that every
+  node listens to (:meth:`Node.handed_on`), so that another node takes the table over at once
+  rather than at its next sweep, a ttl later (a drain, a clean stop). The announcement is only a
+  hint: a node that misses it (not listening yet, Redis cut off) still finds the table by its
+  sweep, and whoever acquires the lease first runs the table.
 
 A table whose lease is gone is dropped by the hub: its actor stops without writing, and the
 sockets watching it are closed with :data:`CLOSE_TABLE_MOVED`, so that clients reconnect (and
@@ -23,9 +28,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
 from rummyhall.server.cluster.lease import TableLeases
 from rummyhall.store import fences
@@ -47,6 +53,9 @@ class Node:
             raise ValueError("a node needs an id")
         self.redis = redis
         self.leases = TableLeases(redis, prefix=prefix)
+        self.channel = f"{prefix}:handed-on"
+        """The Redis channel where nodes announce the tables they hand on (table ids)."""
+        self._pubsub: PubSub | None = None
         self.node_id = node_id
         self.ttl = ttl
         """A lease's time to live, in seconds."""
@@ -61,6 +70,9 @@ class Node:
         return cls(Redis.from_url(url), node_id, ttl)
 
     async def close(self) -> None:
+        if self._pubsub is not None:
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # (redis-py: untyped)
+            self._pubsub = None
         await self.redis.aclose()
 
     async def claim(self, db: Database, table_id: int) -> int | None:
@@ -97,6 +109,35 @@ class Node:
         self.forget(table_id)
         if token is not None:
             await self.leases.release(table_id, self.node_id, token)
+
+    async def hand_on(self, table_id: int, token: int) -> bool:
+        """Release the table's lease (held under ``token``) and announce it, so that another node
+        takes the table over now (the caller has stopped running it, after its last write). False
+        if the lease was not this node's any more (expired, taken over): nothing is announced."""
+        self.forget(table_id)
+        if not await self.leases.release(table_id, self.node_id, token):
+            return False
+        heard = int(await self.redis.publish(self.channel, str(table_id)))
+        if heard - (1 if self._pubsub is not None else 0) <= 0:  # (this node listens too)
+            log.warning(
+                "table %s handed on, but no other node listens: it waits for one to start",
+                table_id,
+            )
+        return True
+
+    async def subscribe(self) -> None:
+        """Listen to the tables other nodes hand on (from now on: call before serving)."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self.channel)
+        self._pubsub = pubsub
+
+    async def handed_on(self) -> AsyncIterator[int]:
+        """The ids of the tables nodes hand on, as they are announced (after :meth:`subscribe`).
+        A lost connection is raised; iterating again reconnects (redis-py subscribes again)."""
+        assert self._pubsub is not None, "subscribe first"
+        async for message in self._pubsub.listen():
+            if message.get("type") == "message":
+                yield int(message["data"])
 
     async def renew_all(self) -> list[int]:
         """Renew every lease held; the tables whose lease is gone (taken over, expired, or not

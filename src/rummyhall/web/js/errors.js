@@ -14,6 +14,9 @@ const WORDS = {
   internal: 'Something went wrong on our side. The table goes on; please try again.',
   forbidden: 'Only the operator may do that.',
   busy: 'The room is busy right now. Please try again in a moment.',
+  node_draining: 'This server is handing its tables over before a restart. Please try again: another server will answer.',
+  not_a_node: 'This server runs alone: it has no other server to hand its tables to.',
+  wrong_node: 'That is another server than the one named: nothing was done.',
   // accounts
   not_signed_in: 'Please sign in first.',
   bad_name: 'That name cannot be used. A name is 3 to 20 letters, digits, dashes or underscores, and names starting with "guest-" are kept for guests.',
