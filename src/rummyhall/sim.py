@@ -7,7 +7,10 @@ a few more). The house deals provably-fair decks derived from the seed (:class:`
 deal's seeds when the game asks, and the clock advances a fixed step per action: bots act at
 once, so no deadline is ever reached. With ``checks=True`` every invariant of
 :mod:`rummyhall.games.invariants` is checked after every action; the report lists what broke.
-``checks=False`` skips them, to measure speed.
+``checks=False`` skips them, to measure speed. While it runs, the objects that existed before it
+(modules, the solver's tables, the bots' memo) are frozen out of the garbage collector's way
+(``gc.freeze``) and handed back after: a run sets off collections all the time, and each full one
+walked that heap again.
 
 What differs from game to game is the game's :class:`Tally` (its catalog entry's
 :attr:`~rummyhall.catalog.GamePlugin.tally`, in ``games/<name>/tally.py``): the first game's config
