@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 from collections import Counter
@@ -9,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from rummyhall.bots import Bot
 from rummyhall.cards import Card, parse, parse_physical, shoe
+from rummyhall.games.indian13.bot import Indian13Bot
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import Indian13Config
 from rummyhall.games.invariants import (
@@ -328,3 +331,28 @@ def test_the_runner_s_bot_acts_on_the_view_the_checks_built() -> None:
     view = checker.take_view(seat)
     assert view == game.view(seat)
     assert checker.take_view(seat) is not view  # handed out once, then built afresh
+
+
+def test_the_heap_before_a_run_is_frozen_while_it_runs_and_handed_back_after() -> None:
+    frozen_during: list[int] = []
+
+    class Watching(Indian13Bot):
+        def act(self, view: Any) -> str | None:
+            frozen_during.append(gc.get_freeze_count())
+            return super().act(view)
+
+    def bots(seat: int, seed: int) -> Bot:
+        return Watching(seed)
+
+    assert gc.get_freeze_count() == 0
+    simulate(game="indian13", deals=2, seed=3, checks=False, bots=bots)
+    assert min(frozen_during) > 0
+    assert gc.get_freeze_count() == 0
+    # A caller's own frozen objects stay frozen, and the run leaves them so.
+    gc.freeze()
+    try:
+        count = gc.get_freeze_count()
+        simulate(game="indian13", deals=2, seed=3, checks=False)
+        assert gc.get_freeze_count() == count
+    finally:
+        gc.unfreeze()

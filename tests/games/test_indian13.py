@@ -1342,3 +1342,29 @@ def test_a_leaving_player_drops_or_throws_back_then_shows() -> None:
     assert t.game.over
     assert dict(t.game.result.points)[2] == 23  # the page's first example, as grouped
     assert dict(t.game.result.points)[3] == 74  # every card loose (the wild 7S counts 0)
+
+
+def test_every_view_names_the_hand_as_it_is_after_every_action() -> None:
+    # The engine sorts a hand's names again only when the hand changed (_sorted_hand): after
+    # every action of bots' games, each seat's view names exactly its cards, sorted.
+    from rummyhall.cards import sorted_texts
+    from rummyhall.games.indian13.bot import Indian13Bot
+    from rummyhall.sim import FairHouse, Runner, Tally
+
+    class Watched(Runner):
+        def apply(self, seat: int, action: str, at: int, deal: Any = None) -> Any:
+            events = super().apply(seat, action, at, deal)
+            game = self.game
+            assert isinstance(game, Indian13)
+            for player in game.players.values():
+                view = game.view(player.seat)
+                assert view["hand"] == sorted_texts(player.hand), (seat, action)
+            return events
+
+    actions = 0
+    for seed in range(6):
+        game = Indian13(Indian13Config(seats=4))
+        bots = {seat: Indian13Bot(seed=seat) for seat in range(1, 5)}
+        Watched(game, bots, FairHouse(seed), Tally(4)).run()
+        actions += len(game.log)
+    assert actions > 100

@@ -24,10 +24,10 @@ one of them is swapped for the closed centre card, at ``closed@5``.
 from __future__ import annotations
 
 import functools
-from collections import Counter
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from rummyhall.cards import JOKER_CODE, Card, from_code
 from rummyhall.games.protocol import DEFAULT_VIEWS, Event, Game, Result, ViewShape
@@ -146,10 +146,26 @@ def check_postings(events: Iterable[Event], result: Result | None = None) -> lis
     return problems
 
 
+_Counted = TypeVar("_Counted", bound=Counter[str])
+
+
 class Allowed(Counter[str]):
     """What a viewer may see, as :func:`allowed` counts it: every card in it at least once (a
     card it may not see is not in it), which lets a check of cards shown once each look only at
     the names."""
+
+    @staticmethod
+    def of(names: list[str]) -> Allowed:
+        """``Allowed(names)``, as :func:`_count` counts it."""
+        return _count(Allowed(), names)
+
+
+def _count(into: _Counted, names: list[str]) -> _Counted:
+    """``names`` counted into the empty ``into``: what ``Counter(names)`` does, by the C helper
+    its ``update`` ends in, without the Python frames of ``__init__`` and ``update`` before it
+    (the checks count what each viewer may see, and what views show, after every action)."""
+    _count_elements(into, names)
+    return into
 
 
 def allowed(census: Mapping[str, Sequence[Card]], seat: int | None) -> Counter[str]:
@@ -201,7 +217,7 @@ class Sight:
             if len(distinct) == len(shown):
                 # Each card once: allowed when named in either part (both count from one).
                 return self.own.keys() >= distinct.difference(self.shared)
-        return not _exceeds(Counter(shown), self.everything())
+        return not _exceeds(_count(Counter(), shown), self.everything())
 
     def owns(self, shown: list[str]) -> bool:
         """Whether the viewer's own part alone allows every card of ``shown``."""
@@ -231,8 +247,8 @@ def sights(
             texts = [card.text for card in cards]
             for seat in seeing:
                 names[seat] += texts
-    shared = Allowed(public)
-    return {seat: Sight(shared, Allowed(texts)) for seat, texts in names.items()}
+    shared = Allowed.of(public)
+    return {seat: Sight(shared, Allowed.of(texts)) for seat, texts in names.items()}
 
 
 _SEEING: dict[tuple[int | None, ...], dict[str, tuple[int | None, ...]]] = {}
@@ -432,7 +448,7 @@ def _reusable(found: _Found | _Field, viewer: int | None) -> bool:
     repeats others (their order is the order of the reports), and it shows no card or names no
     seat of the viewer (whose cards would repeat the viewer's own)."""
     names, alone, seats = found[:3]
-    return not alone and (not names or not any(seat == viewer for seat in seats))
+    return not alone and (not names or viewer not in seats)
 
 
 def _exceeds(shown: Counter[str], may: Counter[str]) -> bool:
@@ -453,7 +469,7 @@ def _within(shown: list[str], may: Counter[str]) -> bool:
         distinct = set(shown)
         if len(distinct) == len(shown):
             return may.keys() >= distinct
-    return not _exceeds(Counter(shown), may)
+    return not _exceeds(_count(Counter(), shown), may)
 
 
 def _excess(shown: Counter[str], may: Counter[str]) -> list[str]:

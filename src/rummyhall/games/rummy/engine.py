@@ -271,6 +271,8 @@ class RummyGame(Game):
         """Census names of the seats' hands: a census is taken after every checked action."""
         self._public: tuple[int, RummyView] | None = None
         """(log length, the spectators' view), which every view of that state copies."""
+        self._hand_texts: dict[int, tuple[tuple[Card, ...], list[str]]] = {}
+        """By seat: its hand's cards when its view last named them, and their sorted names."""
         self.phase: str = START
         order = self.config.order
         self.order: list[int] | None = None if order is None else list(order)
@@ -1076,7 +1078,7 @@ class RummyGame(Game):
             ):
                 # Its own score and shown groups, which only it may see yet.
                 data["seats"] = self._seats_view(False, seat)
-            data["hand"] = sorted_texts(player.hand)
+            data["hand"] = self._sorted_hand(player)
             laid = player.arrangement
             data["arrangement"] = None if laid is None else _text(laid)
             # What dropping would cost now: a first drop before the player's first draw.
@@ -1085,6 +1087,17 @@ class RummyGame(Game):
             if player.finish is not None:
                 data["finish"] = str(player.finish)
         return data
+
+    def _sorted_hand(self, player: _Player) -> list[str]:
+        """The names of ``player``'s cards in display order, sorted again only when its hand has
+        changed: an action changes one hand at most, and a checked simulation or a room builds
+        every seat's view after each. Unchanged means the very same card objects in the same
+        order, which the comparison of two tuples tells without a call per card."""
+        held = tuple(player.hand)
+        known = self._hand_texts.get(player.seat)
+        if known is None or known[0] != held:
+            known = self._hand_texts[player.seat] = (held, sorted_texts(held))
+        return known[1]
 
     def _public_view(self) -> RummyView:
         """The view of a spectator, which every seat's view copies (:meth:`view`)."""
