@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import orjson
 from redis.asyncio import Redis
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -61,6 +62,16 @@ async def _nodes(
         for server in nodes.values():
             server.stop()
         await pg_server.drop_database(database)
+
+
+async def _relay_counts(node: ServerProcess) -> dict[str, float]:
+    """The node's ``rummyhall_relay_*`` samples from its /metrics (the operator's token)."""
+    token = (node.data_dir / "admin.token").read_text().strip()
+    async with httpx.AsyncClient() as http:
+        answer = await http.get(node.url + "/metrics", headers={"Authorization": f"Bearer {token}"})
+    answer.raise_for_status()
+    samples = (line.split() for line in answer.text.splitlines())
+    return {s[0]: float(s[1]) for s in samples if s and s[0].startswith("rummyhall_relay_")}
 
 
 @asynccontextmanager
@@ -119,6 +130,18 @@ async def test_a_game_played_across_nodes(
             last = await spectator.wait_for(table, lambda m: m["seq"] >= ends[0]["seq"], 30)
             assert last["info"]["game_no"] == 3 and last["view"] is not None
             assert "hand" not in last["view"]  # a spectator's view: no one's cards
+            # What the relay did, in each node's /metrics: b and c called a, a served them.
+            a, b, c = [await _relay_counts(nodes[name]) for name in ("a", "b", "c")]
+            assert not any(key.startswith("rummyhall_relay_calls_total") for key in a)
+            assert b['rummyhall_relay_calls_total{op="sit"}'] == 2  # (the second refused)
+            assert b['rummyhall_relay_calls_total{op="watch"}'] == 1
+            assert c['rummyhall_relay_calls_total{op="watch"}'] == 1
+            assert a['rummyhall_relay_served_total{op="watch"}'] == 2
+            acts = b['rummyhall_relay_calls_total{op="act"}']
+            assert (
+                acts >= players[1].actions and a['rummyhall_relay_served_total{op="act"}'] == acts
+            )
+            assert all(n["rummyhall_relay_publishes_total"] > 0 for n in (a, b, c))
             left = await guest.leave(table)  # (relayed too: an ack with the table's seq)
             assert left["table"] == table and left["seq"] >= ends[0]["seq"]
         report = await audit_database(url)

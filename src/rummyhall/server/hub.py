@@ -160,7 +160,7 @@ class Hub:
         self._taking: dict[int, asyncio.Future[TableActor | None]] = {}
         """Tables being taken over now (a sweep and players' requests share one attempt)."""
         if self.node is not None:
-            self.relay = Relay(self.node.redis, self.node.node_id)
+            self.relay = Relay(self.node.redis, self.node.node_id, metrics=metrics)
             self.relay.handler = self._serve_call
             self.relay.on_gone = self._node_gone
             self.relay.on_closed = self._relayed_closed
