@@ -742,7 +742,7 @@ class Hub:
         tables = sorted({table for table, _ in self.relay.watching})
         if not tables:
             return
-        owners = await asyncio.gather(*(node.leases.owner(table) for table in tables))
+        owners = await node.leases.owners(tables)
         for table_id, owner in zip(tables, owners, strict=True):
             if owner is not None and owner.node_id == self._owners.get(table_id):
                 continue
