@@ -273,7 +273,9 @@ async def _player(
     connecting = time.perf_counter()
     seat.socket = await _open(url, cookie, seat.on_text)
     seat.socket.send_text(orjson.dumps({"type": "watch", "table": table}).decode())
-    await seat.watching
+    # (a failure, not a hang, if the snapshot never comes: the socket closed, say)
+    async with asyncio.timeout(max(10.0, plan.stop_at - time.monotonic())):
+        await seat.watching
     results["phases"]["socket and snapshot"].append(time.perf_counter() - connecting)
     results["joins"].append(time.perf_counter() - arrived)
     tables.append(table)
@@ -298,7 +300,8 @@ async def _spectator(
 
     socket = await _open(url, cookie, on_text)
     socket.send_text(orjson.dumps({"type": "watch", "table": table}).decode())
-    await snapshot
+    async with asyncio.timeout(max(10.0, plan.stop_at - time.monotonic())):
+        await snapshot
     with watching.get_lock():
         watching.value += 1
     try:
