@@ -282,7 +282,7 @@ async def _player(
     with seated.get_lock():
         seated.value += 1
     try:
-        await asyncio.sleep(max(0.0, plan.stop_at - time.monotonic()))
+        await asyncio.sleep(max(0.0, plan.stop_at + LINGER_S - time.monotonic()))
     finally:
         seat.stop()
 
@@ -305,7 +305,7 @@ async def _spectator(
     with watching.get_lock():
         watching.value += 1
     try:
-        await asyncio.sleep(max(0.0, plan.stop_at - time.monotonic()))
+        await asyncio.sleep(max(0.0, plan.stop_at + LINGER_S - time.monotonic()))
     finally:
         socket.close()
 
@@ -314,6 +314,11 @@ async def _idle(url: str) -> Any:
     """A signed-in connection that watches nothing (closed by the caller)."""
     _, cookie = await _join(url, None)
     return await _open(url, cookie, lambda text: None)
+
+
+LINGER_S = 3.0
+"""The sockets stay open this long after the window (players no longer act): their closing is
+not counted in it (a relayed socket's unwatch is a relayed call)."""
 
 
 @dataclass(frozen=True)
