@@ -699,7 +699,12 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
         for server in servers:
             server.send_signal(signal.SIGTERM)
         for server in servers:
-            server.wait(30)
+            try:
+                server.wait(60)
+            except subprocess.TimeoutExpired:
+                print(f"  (server {server.pid} did not stop on SIGTERM within 60 s: killed)")
+                server.kill()
+                server.wait()
         if proxy is not None:
             proxy.stop()
             atexit.unregister(proxy.stop)

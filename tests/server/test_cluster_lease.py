@@ -219,3 +219,25 @@ async def test_many_leases_renewed_and_looked_up_in_one_pipeline(redis_url: str)
         assert await leases.owners([]) == []
     finally:
         await client.aclose()
+
+
+async def test_a_cancelled_renewal_of_many_leases_is_cancelled(leases: TableLeases) -> None:
+    """redis-py's pipeline can swallow a cancellation and return as if nothing happened: the
+    hub's renewer, cancelled while it renewed, then slept on and the node never stopped on
+    SIGTERM (bench/load.py). A cancelled ``renew_many`` raises CancelledError."""
+    held = []
+    for table in range(1, 201):
+        token = await leases.acquire(table, "node-a", LONG_TTL)
+        assert token is not None
+        held.append((table, token))
+    cancelled = 0
+    for _ in range(20):
+        task = asyncio.create_task(leases.renew_many(held, "node-a", LONG_TTL))
+        await asyncio.sleep(0)  # (it has sent its pipeline, or is sending it)
+        if task.cancel():
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            cancelled += 1
+        else:
+            await task
+    assert cancelled > 0

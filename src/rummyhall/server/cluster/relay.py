@@ -202,10 +202,9 @@ class Relay:
             while self._out:
                 batch, self._out = self._out, []
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, payload, _ in batch:
-                            pipe.publish(channel, bytes(payload))
-                        received = await pipe.execute()
+                    # Shielded: redis-py's pipeline can swallow a cancellation, and stop() must
+                    # end this task.
+                    received = await asyncio.shield(asyncio.ensure_future(self._send(batch)))
                 except Exception as error:
                     log.warning("relay: publishing failed: %r", error)
                     received = [0] * len(batch)
@@ -223,6 +222,13 @@ class Relay:
                 if self.on_gone is not None:
                     for node_id in gone:
                         self.on_gone(node_id)
+
+    async def _send(self, batch: list[tuple[str, bytearray, Any]]) -> list[int]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for channel, payload, _ in batch:
+                pipe.publish(channel, bytes(payload))
+            received: list[int] = await pipe.execute()
+        return received
 
     async def _reading(self) -> None:
         assert self._pubsub is not None
