@@ -29,7 +29,7 @@ run left.
 
     python bench/load.py [--tables 500|250,500,1000] [--seats 4] [--spectators 0] [--idle 200]
                          [--think-ms 400] [--seconds 30] [--ramp 60] [--procs N]
-                         [--database sqlite|postgresql]
+                         [--database sqlite|postgresql] [--nodes 1,2] [--pin]
 
 Every player's join is timed (a new guest account, a quick seat with its buy-in, the WebSocket,
 the first snapshot); a short ``--ramp`` makes it a burst of arrivals (``--tables 250 --ramp 1``:
@@ -38,6 +38,21 @@ a thousand players within a second).
 With a list of table counts (``--tables 250,500,750,1000``) each runs against a fresh server, and
 the last line is the highest rate of accepted actions that one server process sustained at p99 <=
 50 ms: the figure the scale-out plan (docs/operations.md) is built on.
+
+Several nodes (issue 21): ``--nodes 1,2`` runs the same load against one node and then against
+two, in one run, each behind nginx (so the proxy's cost is in both): a throwaway PostgreSQL
+(durable), redis-server and nginx (the tests' helpers: tests/pg.py, tests/redis_server.py,
+tests/nginx_server.py with deploy/nginx/rummyhall.conf), ``rummyhall serve --redis ...
+--node-id nK`` for each node, and every client (HTTP and WebSockets) through nginx's round
+robin, so a player's socket may land on a node other than the one that seated it (quick seat is
+per node), and is then relayed (server/cluster/relay.py). Besides the lines above it prints each
+node's accepted actions and CPU per action, the relay's publishes and calls per accepted action
+(from each node's ``rummyhall_relay_*`` counters), the share of players' and spectators'
+sockets that were relayed, the CPU per action of PostgreSQL, redis-server and nginx (their
+processes' /proc/PID/stat, children included, over the measured window) and of everything
+server-side, then the ratios N nodes / 1 node of actions/s, p50, p99 and CPU per action. With
+``--pin``, every node shares the last core (one node and two get the same core) and nginx,
+redis-server, PostgreSQL and the clients the others.
 
 Targets (issue 20) on a 2-core machine, clients included: 1,000 tables x 4 players + 1,000
 spectators at a human pace (``--think-ms 2000``) with p99 <= 50 ms; the 400 ms stress at 1,000
