@@ -29,7 +29,7 @@ run left.
 
     python bench/load.py [--tables 500|250,500,1000] [--seats 4] [--spectators 0] [--idle 200]
                          [--think-ms 400] [--seconds 30] [--ramp 60] [--procs N]
-                         [--database sqlite|postgresql]
+                         [--database sqlite|postgresql] [--nodes 1,2] [--pin]
 
 Every player's join is timed (a new guest account, a quick seat with its buy-in, the WebSocket,
 the first snapshot); a short ``--ramp`` makes it a burst of arrivals (``--tables 250 --ramp 1``:
@@ -38,6 +38,21 @@ a thousand players within a second).
 With a list of table counts (``--tables 250,500,750,1000``) each runs against a fresh server, and
 the last line is the highest rate of accepted actions that one server process sustained at p99 <=
 50 ms: the figure the scale-out plan (docs/operations.md) is built on.
+
+Several nodes (issue 21): ``--nodes 1,2`` runs the same load against one node and then against
+two, in one run, each behind nginx (so the proxy's cost is in both): a throwaway PostgreSQL
+(durable), redis-server and nginx (the tests' helpers: tests/pg.py, tests/redis_server.py,
+tests/nginx_server.py with deploy/nginx/rummyhall.conf), ``rummyhall serve --redis ...
+--node-id nK`` for each node, and every client (HTTP and WebSockets) through nginx's round
+robin, so a player's socket may land on a node other than the one that seated it (quick seat is
+per node), and is then relayed (server/cluster/relay.py). Besides the lines above it prints each
+node's accepted actions and CPU per action, the relay's publishes and calls per accepted action
+(from each node's ``rummyhall_relay_*`` counters), the share of players' and spectators'
+sockets that were relayed, the CPU per action of PostgreSQL, redis-server and nginx (their
+processes' /proc/PID/stat, children included, over the measured window) and of everything
+server-side, then the ratios N nodes / 1 node of actions/s, p50, p99 and CPU per action. With
+``--pin``, every node shares the last core (one node and two get the same core) and nginx,
+redis-server, PostgreSQL and the clients the others.
 
 Targets (issue 20) on a 2-core machine, clients included: 1,000 tables x 4 players + 1,000
 spectators at a human pace (``--think-ms 2000``) with p99 <= 50 ms; the 400 ms stress at 1,000
@@ -49,6 +64,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import contextlib
 import json
 import multiprocessing
 import os
@@ -272,14 +288,16 @@ async def _player(
     connecting = time.perf_counter()
     seat.socket = await _open(url, cookie, seat.on_text)
     seat.socket.send_text(orjson.dumps({"type": "watch", "table": table}).decode())
-    await seat.watching
+    # (a failure, not a hang, if the snapshot never comes: the socket closed, say)
+    async with asyncio.timeout(max(10.0, plan.stop_at - time.monotonic())):
+        await seat.watching
     results["phases"]["socket and snapshot"].append(time.perf_counter() - connecting)
     results["joins"].append(time.perf_counter() - arrived)
     tables.append(table)
     with seated.get_lock():
         seated.value += 1
     try:
-        await asyncio.sleep(max(0.0, plan.stop_at - time.monotonic()))
+        await asyncio.sleep(max(0.0, plan.stop_at + LINGER_S - time.monotonic()))
     finally:
         seat.stop()
 
@@ -297,11 +315,12 @@ async def _spectator(
 
     socket = await _open(url, cookie, on_text)
     socket.send_text(orjson.dumps({"type": "watch", "table": table}).decode())
-    await snapshot
+    async with asyncio.timeout(max(10.0, plan.stop_at - time.monotonic())):
+        await snapshot
     with watching.get_lock():
         watching.value += 1
     try:
-        await asyncio.sleep(max(0.0, plan.stop_at - time.monotonic()))
+        await asyncio.sleep(max(0.0, plan.stop_at + LINGER_S - time.monotonic()))
     finally:
         socket.close()
 
@@ -310,6 +329,11 @@ async def _idle(url: str) -> Any:
     """A signed-in connection that watches nothing (closed by the caller)."""
     _, cookie = await _join(url, None)
     return await _open(url, cookie, lambda text: None)
+
+
+LINGER_S = 3.0
+"""The sockets stay open this long after the window (players no longer act): their closing is
+not counted in it (a relayed socket's unwatch is a relayed call)."""
 
 
 @dataclass(frozen=True)
@@ -426,6 +450,11 @@ def main() -> int:
         "--database", choices=("sqlite", "postgresql"), default="sqlite",
         help="SQLite in a temporary folder, or a throwaway PostgreSQL server started here",
     )  # fmt: skip
+    parser.add_argument(
+        "--nodes", type=_counts,
+        help="several nodes (a list such as 1,2: a run for each, the same load): PostgreSQL, a "
+        "throwaway redis-server and nginx in front of the nodes; every client goes through nginx",
+    )  # fmt: skip
     parser.add_argument("--url", help="use a server already running here (for profiling it)")
     parser.add_argument(
         "--src", type=Path,
@@ -435,18 +464,30 @@ def main() -> int:
     parser.add_argument(
         "--pin", action="store_true",
         help="the server on the last core and everything else on the others (one each on a "
-        "2-core machine), so that the server and its clients do not take turns on one core",
+        "2-core machine), so that the server and its clients do not take turns on one core; "
+        "with --nodes, every node on the last core (one and two nodes get the same core) and "
+        "nginx, redis-server, PostgreSQL and the clients on the others",
     )  # fmt: skip
     args = parser.parse_args()
+    if args.nodes and args.url:
+        parser.error("--nodes starts its own nodes: not with --url")
     echo = echo_baseline()
     runs = []
     for tables in args.tables:
-        runs.append(run(args, tables, echo))
-        print()
-    if len(runs) > 1:
-        met = [r for r in runs if r["p99"] <= 50 and r["ok"]]
+        same = []
+        for nodes in args.nodes or [None]:
+            same.append(run(args, tables, echo, nodes))
+            print()
+        _compare(same)
+        runs += same
+    for nodes in args.nodes or [None]:
+        these = [r for r in runs if r["nodes"] == nodes]
+        if len(these) < 2:
+            continue
+        met = [r for r in these if r["p99"] <= 50 and r["ok"]]
         print(
-            "one server process sustains "
+            ("one server process" if nodes is None else f"{nodes} node{'s' * (nodes > 1)}")
+            + " sustain" + ("s " if nodes in (None, 1) else " ")
             + (
                 f"{max(r['rate'] for r in met):,.0f} accepted actions/s at p99 <= 50 ms"
                 if met
@@ -454,59 +495,164 @@ def main() -> int:
             )
             + " (the highest rate of the runs above that kept it; "
             + ", ".join(f"{r['tables']:,} tables: {r['rate']:,.0f}/s p99 {r['p99']:.0f} ms"
-                        for r in runs)
+                        for r in these)
             + ")"
         )  # fmt: skip
     return 0 if all(r["ok"] for r in runs) else 1
+
+
+def _compare(runs: list[dict[str, Any]]) -> None:
+    """With several node counts: each against one node (the same tables, the same run)."""
+    one = next((r for r in runs if r["nodes"] == 1), None)
+    if one is None:
+        return
+    for other in runs:
+        if other["nodes"] in (None, 1):
+            continue
+
+        def ratio(key: str, run: dict[str, Any] = other) -> str:
+            return f"{run[key] / one[key]:.2f}" if one.get(key) and run.get(key) else "n/a"
+
+        print(f"{other['nodes']} nodes / 1 node, {other['tables']:,} tables: accepted actions/s "
+              f"{ratio('rate')}, p50 {ratio('p50')}, p99 {ratio('p99')}, CPU per accepted action "
+              f"of the nodes {ratio('cpu')}, of everything server-side (nodes, nginx, "
+              f"redis-server, PostgreSQL) {ratio('side')}")  # fmt: skip
+    print()
 
 
 def _counts(text: str) -> list[int]:
     return [int(part) for part in text.split(",")]
 
 
-def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
-    """One run against a fresh server with ``tables`` tables; its figures printed, and
-    returned: tables, rate (accepted actions/s), p99 (ms), ok (no failure, audit clean)."""
-    room = f"practice-patti-10-{args.seats}p"  # guests play practice rooms
-    data = Path(tempfile.mkdtemp(prefix="rummyhall-load-"))
-    port = free_port()
-    url = args.url or f"http://127.0.0.1:{port}"
-    postgres = None
-    if args.database == "postgresql" and not args.url:
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-        import pg
-
-        postgres = pg.start(durable=True)
-        atexit.register(postgres.stop)  # (also if the run fails)
-        db = postgres.url(asyncio.run(postgres.create_database()))
-    else:
-        db = f"sqlite+aiosqlite:///{data / 'rummyhall.db'}"
-    server = subprocess.Popen(["true"]) if args.url else subprocess.Popen(
+def _serve(args: Any, port: int, data: Path, db: str, *extra: str) -> subprocess.Popen[bytes]:
+    """``rummyhall serve`` (from ``--src`` if given) in a child process."""
+    return subprocess.Popen(
         [sys.executable, "-m", "rummyhall.cli", "serve", "--port", str(port),
          "--data-dir", str(data), "--database", db, "--no-bots", "--next-game-ms", "500",
          "--deal-ms", "0", "--log-level", "warning",
          # thousands of guests from one address: the sign-in limits would refuse most of them
-         "--no-auth-limits"],
-        stdout=subprocess.DEVNULL, stderr=open(data / "server.log", "wb"),  # noqa: SIM115
+         "--no-auth-limits", *extra],
+        stdout=subprocess.DEVNULL, stderr=open(data / "server.log", "wb"),
         env={**os.environ, "PYTHONPATH": str(args.src.resolve())} if args.src else None,
     )  # fmt: skip
+
+
+def _healthy(url: str, server: subprocess.Popen[bytes] | None = None) -> None:
+    """Wait until the server answers /healthz (about 30 s at most)."""
+    import httpx
+
+    for _ in range(300):
+        if server is not None and server.poll() is not None:
+            raise RuntimeError(f"the server at {url} exited ({server.returncode})")
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+
+
+def _helpers() -> tuple[Any, Any, Any]:
+    """The tests' throwaway servers: tests/pg.py, tests/redis_server.py, tests/nginx_server.py."""
+    folder = str(Path(__file__).resolve().parent.parent / "tests")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import nginx_server
+    import pg
+    import redis_server
+
+    return pg, redis_server, nginx_server
+
+
+def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> dict[str, Any]:
+    """One run against a fresh server with ``tables`` tables (with ``nodes``: that many nodes
+    behind nginx); its figures printed, and returned: tables, nodes, rate (accepted actions/s),
+    p50 and p99 (ms), cpu (the servers' CPU per accepted action, ms), side (that of everything
+    server-side, ms), ok (no failure, audit clean)."""
+    room = f"practice-patti-10-{args.seats}p"  # guests play practice rooms
+    data = Path(tempfile.mkdtemp(prefix="rummyhall-load-"))
+    url = args.url or ""
+    postgres = redis = proxy = None
+    side: dict[str, int] = {}
+    """The other servers' process ids, by name (their CPU is read over the window)."""
+    if (args.database == "postgresql" or nodes) and not args.url:
+        pg, _, _ = _helpers()
+        postgres = pg.start(durable=True)
+        atexit.register(postgres.stop)  # (also if the run fails)
+        db = postgres.url(asyncio.run(postgres.create_database()))
+        side["PostgreSQL"] = int((postgres.datadir / "postmaster.pid").read_text().split()[0])
+    else:
+        db = f"sqlite+aiosqlite:///{data / 'rummyhall.db'}"
+    servers: list[subprocess.Popen[bytes]] = []
+    names: list[str] = []
+    node_urls: list[str] = []
+    folders: list[Path] = []
+    sockets = tables * args.seats + args.spectators + args.idle
+    try:
+        if args.url:
+            servers, names, node_urls, folders = (
+                [subprocess.Popen(["true"])],
+                ["server"],
+                [url],
+                [data],
+            )
+        elif nodes is None:
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            servers, names, node_urls, folders = (
+                [_serve(args, port, data, db)],
+                ["server"],
+                [url],
+                [data],
+            )
+            _healthy(url, servers[0])
+        else:
+            _, redis_server, nginx_server = _helpers()
+            redis = redis_server.start()
+            atexit.register(redis.stop)
+            side["redis-server"] = redis.process.pid
+            for k in range(1, nodes + 1):
+                name, port = f"n{k}", free_port()
+                folder = data / name
+                folder.mkdir()
+                # Every node the same seed key (made by the first); one after the other: the
+                # first migrates the new database.
+                extra = ["--redis", redis.url, "--node-id", name]
+                if k > 1:
+                    extra += ["--seed-key-file", str(data / "n1" / "seed.key")]
+                servers.append(_serve(args, port, folder, db, *extra))
+                names.append(name)
+                node_urls.append(f"http://127.0.0.1:{port}")
+                folders.append(folder)
+                _healthy(node_urls[-1], servers[-1])
+            # A proxied WebSocket holds two of nginx's connections (the client's, the node's).
+            proxy = nginx_server.start(
+                [u.removeprefix("http://") for u in node_urls], connections=2 * sockets + 1024
+            )
+            atexit.register(proxy.stop)
+            side["nginx"] = proxy.process.pid
+            url = proxy.url
+    except BaseException:
+        for server in servers:
+            server.kill()
+        for helper in (proxy, redis, postgres):
+            if helper is not None:
+                helper.stop()
+        raise
+    pids = [server.pid for server in servers]
     if args.pin and not args.url:
         cores = sorted(os.sched_getaffinity(0))
-        os.sched_setaffinity(server.pid, cores[-1:])
+        for pid in pids:
+            _pin(pid, cores[-1:])
+        if nodes is not None:  # (a single server's PostgreSQL shares all the cores, as before)
+            for pid in side.values():
+                for member in _tree(pid):
+                    _pin(member, cores[:-1] or cores)
         os.sched_setaffinity(0, cores[:-1] or cores)  # this process and the clients it starts
     idle_stop = multiprocessing.Event()
     children: list[multiprocessing.Process] = []
     try:
-        import httpx
-
-        for _ in range(300):
-            try:
-                if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
         time.sleep(1)
-        rss_start = _rss(server.pid)
+        rss_start = _rss(pids)
         idle_ready = multiprocessing.Event()
         idle = multiprocessing.Process(
             target=_idle_process, args=(url, args.idle, idle_ready, idle_stop)
@@ -515,7 +661,7 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
         children.append(idle)
         idle_ready.wait(300)
         time.sleep(1)
-        rss_idle = _rss(server.pid)
+        rss_idle = _rss(pids)
 
         players = tables * args.seats
         now = time.monotonic()
@@ -542,13 +688,22 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
         children.extend(procs)
         for process in procs:
             process.start()
-        rss_tables = _rss_when(server.pid, lambda: seated.value >= players, start_at)
-        rss_spectators = _rss_when(server.pid, lambda: watching.value >= args.spectators, start_at)
-        # Measure the server's own count of accepted actions over the measured window only.
+        rss_tables = _rss_when(pids, lambda: seated.value >= players, start_at)
+        # Players' sockets that landed on a node other than their table's (a relayed watch).
+        seated_watches = _watches(node_urls, folders) if nodes else 0.0
+        rss_spectators = _rss_when(pids, lambda: watching.value >= args.spectators, start_at)
+        spectator_watches = _watches(node_urls, folders) - seated_watches if nodes else 0.0
+        # Measure the servers' own count of accepted actions over the measured window only.
         time.sleep(max(0.0, start_at - time.monotonic()))
-        (before, hist_before), cpu_before = _metrics(url, data), _cpu_seconds(server.pid)
+        before = [_scrape(u, f) for u, f in zip(node_urls, folders, strict=True)]
+        cpu_before = [_cpu_seconds(pid) for pid in pids]
+        load_before = os.getloadavg()[0]
+        side_before = {name: _tree_cpu(pid) for name, pid in side.items()}
         time.sleep(max(0.0, stop_at - time.monotonic()))
-        (after, hist_after), cpu_after = _metrics(url, data), _cpu_seconds(server.pid)
+        after = [_scrape(u, f) for u, f in zip(node_urls, folders, strict=True)]
+        cpu_after = [_cpu_seconds(pid) for pid in pids]
+        load_after = os.getloadavg()[0]
+        side_after = {name: _tree_cpu(pid) for name, pid in side.items()}
         results = [queue.get(timeout=300) for _ in procs]
         for process in procs:
             process.join(30)
@@ -556,8 +711,21 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
         idle.join(30)
     finally:
         idle_stop.set()
-        server.send_signal(signal.SIGTERM)
-        server.wait(30)
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(60)
+            except subprocess.TimeoutExpired:
+                print(f"  (server {server.pid} did not stop on SIGTERM within 60 s: killed)")
+                server.kill()
+                server.wait()
+        if proxy is not None:
+            proxy.stop()
+            atexit.unregister(proxy.stop)
+        if redis is not None:
+            redis.stop()
+            atexit.unregister(redis.stop)
         # After a failure the clients may still run, or wait to hand in their results: the
         # interpreter would wait for them at its exit for ever.
         for child in children:
@@ -572,12 +740,20 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
             errors[code] = errors.get(code, 0) + n
     failed = sum(r["failed"] for r in results)
     window = args.seconds
-    rate = (after - before) / window
+    own = [
+        a.get("rummyhall_actions_total", 0.0) - b.get("rummyhall_actions_total", 0.0)
+        for a, b in zip(after, before, strict=True)
+    ]
+    accepted = sum(own)
+    rate = accepted / window
     p50, p99 = percentile(latency, 0.5) * 1000, percentile(latency, 0.99) * 1000
     e50, e99 = statistics.median(echo) * 1000, percentile(echo, 0.99) * 1000
-    sockets = players + args.spectators + args.idle
+    where = (
+        f"{nodes} node{'s' * (nodes > 1)} behind nginx (round robin), PostgreSQL and redis-server"
+        if nodes else args.database
+    )  # fmt: skip
     print(f"load: {tables:,} Patti tables x {args.seats} players + {args.spectators:,} "
-          f"spectators + {args.idle:,} idle = {sockets:,} connections, {args.database}, "
+          f"spectators + {args.idle:,} idle = {sockets:,} connections, {where}, "
           f"{args.procs} client processes, {window:.0f} s measured after a {args.ramp:.0f} s "
           f"ramp; players think {args.think_ms:.0f} ms on average")  # fmt: skip
     joins = [t * 1000 for r in results for t in r["joins"]]
@@ -597,28 +773,65 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
     )
     print(f"  action send -> answer: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(latency):,} "
           f"actions   target p99 <= 50 ms: {'met' if p99 <= 50 else 'MISSED'}")  # fmt: skip
+    hist_before, hist_after = _buckets(before), _buckets(after)
     print(f"  in the table task (apply + durable commit): p50 "
           f"{_bucket_percentile(hist_before, hist_after, 0.5)}, p99 "
           f"{_bucket_percentile(hist_before, hist_after, 0.99)}")  # fmt: skip
     print(f"  baseline bare WebSocket echo round trip: p50 {e50:.2f} ms, p99 {e99:.2f} ms   "
           f"ratio p50 {p50 / e50:.1f}x, p99 {p99 / e99:.1f}x")  # fmt: skip
     if not args.url:
-        print(f"  server memory: {rss_start / 2**20:,.0f} MiB at start; "
-              f"{(rss_idle - rss_start) / max(1, args.idle) / 1024:,.1f} KiB per idle connection, "
-              f"{(rss_tables - rss_idle) / max(1, tables) / 1024:,.1f} KiB per table "
+        print(f"  server memory{' (all nodes)' if nodes else ''}: {rss_start / 2**20:,.0f} MiB "
+              f"at start; {(rss_idle - rss_start) / max(1, args.idle) / 1024:,.1f} KiB per idle "
+              f"connection, {(rss_tables - rss_idle) / max(1, tables) / 1024:,.1f} KiB per table "
               f"(its {args.seats} players' connections included)" + (
                   f", {(rss_spectators - rss_tables) / args.spectators / 1024:,.1f} KiB per "
                   "spectator" if args.spectators else ""))  # fmt: skip
-    if after > before and cpu_after > cpu_before:
-        per_action = (cpu_after - cpu_before) / (after - before) * 1000
-        print(f"  server CPU per accepted action: {per_action:.3f} ms "
-              f"(a bound of {1000 / per_action:,.0f} actions/s on one free core)   target "
-              f"<= 0.4 ms: {'met' if per_action <= 0.4 else 'MISSED'}")  # fmt: skip
+    cpu = sum(cpu_after) - sum(cpu_before)
+    per_action = cpu / accepted * 1000 if accepted > 0 and cpu > 0 else float("nan")
+    side_cpu = {name: side_after[name] - side_before[name] for name in side}
+    everything = (cpu + sum(side_cpu.values())) / accepted * 1000 if accepted else float("nan")
+    if accepted > 0 and cpu > 0:
+        print(f"  server CPU per accepted action{' (all nodes)' if nodes else ''}: "
+              f"{per_action:.3f} ms (a bound of {1000 / per_action:,.0f} actions/s on one free "
+              f"core)   target <= 0.4 ms: {'met' if per_action <= 0.4 else 'MISSED'}")  # fmt: skip
         client_cpu = sum(r.get("cpu", 0.0) for r in results)
-        busy = (cpu_after - cpu_before + client_cpu) / window
+        busy = (cpu + sum(side_cpu.values()) + client_cpu) / window
         print(f"  client processes' CPU per accepted action: "
-              f"{client_cpu / (after - before) * 1000:.2f} ms; cores busy with server and "
-              f"clients: {busy:.2f} of {os.cpu_count()}")  # fmt: skip
+              f"{client_cpu / accepted * 1000:.2f} ms; cores busy with server"
+              f"{'s' if side else ''} and clients: {busy:.2f} of {os.cpu_count()}")  # fmt: skip
+    if nodes and accepted > 0:
+        players_share = seated_watches / max(1, players)
+        print(f"  WebSockets on a node other than their table's (relayed): "
+              f"{players_share:.0%} of players" + (
+                  f", {spectator_watches / args.spectators:.0%} of spectators"
+                  if args.spectators else ""))  # fmt: skip
+        print("  per node: " + "; ".join(
+            f"{name} {n / window:,.0f} actions/s at its tables, CPU {c / max(1.0, n) * 1000:.3f} "
+            f"ms per action of its tables, {c / accepted * 1000:.3f} ms per accepted action "
+            f"(all tables)"
+            for name, n, c in zip(
+                names, own, [a - b for a, b in zip(cpu_after, cpu_before, strict=True)],
+                strict=True,
+            )
+        ) + f"; all nodes {per_action:.3f} ms per accepted action")  # fmt: skip
+        delta = _delta(before, after)
+        publishes = delta.get("rummyhall_relay_publishes_total", 0.0)
+        calls = sum(v for k, v in delta.items() if k.startswith("rummyhall_relay_calls_total{"))
+        ops = {
+            k.split('"')[1]: v for k, v in delta.items()
+            if k.startswith("rummyhall_relay_calls_total{") and v
+        }  # fmt: skip
+        print(f"  relay: {publishes / accepted:.2f} publishes per accepted action "
+              f"({publishes / window:,.0f}/s), {calls / accepted:.2f} relayed calls per accepted "
+              f"action (" + ", ".join(f"{op} {n / accepted:.2f}" for op, n in sorted(
+                  ops.items(), key=lambda item: -item[1])) + ")")  # fmt: skip
+    if side and accepted > 0:
+        print("  CPU per accepted action of " + ", ".join(
+            f"{name} {c / accepted * 1000:.3f} ms" for name, c in side_cpu.items()
+        ) + f"; everything server-side ({'nodes' if nodes else 'server'}, "
+            f"{', '.join(side)}): {everything:.3f} ms")  # fmt: skip
+    print(f"  machine: {os.cpu_count()} cores, load average (1 min, this run included) "
+          f"{load_before:.2f} at the window's start, {load_after:.2f} at its end")  # fmt: skip
     if errors:
         print(f"  refused: {errors}")
     if failed:
@@ -637,40 +850,82 @@ def run(args: Any, tables: int, echo: list[float]) -> dict[str, Any]:
         postgres.stop()
         atexit.unregister(postgres.stop)
     ok = audit.returncode == 0 and not failed
-    return {"tables": tables, "rate": rate, "p99": p99, "ok": ok}
+    return {
+        "tables": tables, "nodes": nodes, "rate": rate, "p50": p50, "p99": p99,
+        "cpu": per_action, "side": everything, "ok": ok,
+    }  # fmt: skip
 
 
-def _rss(pid: int) -> int:
-    """The process's resident set in bytes (0 if it is gone)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+def _rss(pids: list[int]) -> int:
+    """The processes' resident sets in bytes, added up (0 for one that is gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
 
 
-def _rss_when(pid: int, done: Any, deadline: float) -> int:
-    """The resident set once ``done()`` (or at ``deadline``), after a second to settle."""
+def _rss_when(pids: list[int], done: Any, deadline: float) -> int:
+    """The resident sets once ``done()`` (or at ``deadline``), after a second to settle."""
     while not done() and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
-    return _rss(pid)
+    return _rss(pids)
+
+
+def _stat(pid: int) -> list[str]:
+    """/proc/PID/stat's fields after the command's name (state first); [] if it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
 
 
 def _cpu_seconds(pid: int) -> float:
     """CPU time (user + system) the process has used: robust to other load on the machine."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if fields else 0.0
 
 
-def _metrics(url: str, data: Path) -> tuple[float, dict[float, float]]:
-    """The server's count of accepted actions, and its histogram of the time from an action's
-    arrival at its table to its commit (cumulative counts by upper bound in seconds)."""
+def _tree(pid: int) -> list[int]:
+    """The process and its descendants (nginx's workers, PostgreSQL's backends)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields:
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo += children.get(found[-1], [])
+    return found
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU time of the process and its descendants, with the children each has reaped (a
+    PostgreSQL backend that ended is counted in the postmaster's)."""
+    total = 0
+    for member in _tree(pid):
+        fields = _stat(member)
+        if fields:
+            total += sum(int(fields[i]) for i in (11, 12, 13, 14))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _pin(pid: int, cores: list[int]) -> None:
+    """Every thread of the process on ``cores``."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # (a thread that ended meanwhile)
+            os.sched_setaffinity(int(task.name), cores)
+
+
+def _scrape(url: str, data: Path) -> dict[str, float]:
+    """The server's metrics (/metrics), sample by sample: name with labels -> value."""
     import httpx
 
     # /metrics is the operator's: the admin token from the server's data folder, or (a server
@@ -684,14 +939,39 @@ def _metrics(url: str, data: Path) -> tuple[float, dict[float, float]]:
     headers = {"Authorization": f"Bearer {token}"}
     # A server past what it can take answers late, but it answers: that is the run's figure.
     text = httpx.get(url + "/metrics", headers=headers, timeout=120).text
-    actions, buckets = 0.0, {}
+    samples = {}
     for line in text.splitlines():
-        if line.startswith("rummyhall_actions_total "):
-            actions = float(line.split()[1])
-        elif line.startswith("rummyhall_action_seconds_bucket{"):
-            bound = line.split('le="', 1)[1].split('"', 1)[0]
-            buckets[float(bound)] = float(line.split()[-1])
-    return actions, buckets
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            samples[name] = float(value)
+    return samples
+
+
+def _delta(before: list[dict[str, float]], after: list[dict[str, float]]) -> dict[str, float]:
+    """The samples' growth over the window, added up over the nodes."""
+    total: dict[str, float] = {}
+    for b, a in zip(before, after, strict=True):
+        for name, value in a.items():
+            total[name] = total.get(name, 0.0) + value - b.get(name, 0.0)
+    return total
+
+
+def _watches(urls: list[str], folders: list[Path]) -> float:
+    """Watches relayed to another node so far, all nodes."""
+    key = 'rummyhall_relay_calls_total{op="watch"}'
+    return sum(_scrape(u, f).get(key, 0.0) for u, f in zip(urls, folders, strict=True))
+
+
+def _buckets(nodes: list[dict[str, float]]) -> dict[float, float]:
+    """The histogram of the time from an action's arrival at its table to its commit, all nodes
+    (cumulative counts by upper bound in seconds)."""
+    buckets: dict[float, float] = {}
+    for samples in nodes:
+        for name, value in samples.items():
+            if name.startswith("rummyhall_action_seconds_bucket{"):
+                bound = float(name.split('le="', 1)[1].split('"', 1)[0])
+                buckets[bound] = buckets.get(bound, 0.0) + value
+    return buckets
 
 
 def _bucket_percentile(before: dict[float, float], after: dict[float, float], share: float) -> str:

@@ -69,9 +69,12 @@ def nodes(upstreams: Sequence[str]) -> str:
     return "".join(f"server {address} max_fails=0;\n" for address in upstreams)
 
 
-def config(root: Path, port: int, upstreams: Sequence[str], balance: str = "") -> str:
+def config(
+    root: Path, port: int, upstreams: Sequence[str], balance: str = "", connections: int = 512
+) -> str:
     """The whole nginx.conf: the process's settings, all in ``root``, and the shipped site
-    (:func:`site`) in its http block; writes the nodes file beside it."""
+    (:func:`site`) in its http block; writes the nodes file beside it. ``connections``: the
+    worker's connections (a proxied WebSocket takes two: the browser's and the node's)."""
     (root / "nodes.conf").write_text(nodes(upstreams))
     temp = "\n".join(
         f"    {kind}_temp_path {root / kind};"
@@ -81,11 +84,12 @@ def config(root: Path, port: int, upstreams: Sequence[str], balance: str = "") -
 daemon off;
 master_process on;
 worker_processes 1;
+worker_rlimit_nofile {connections + 64};
 pid {root / "nginx.pid"};
 error_log {root / "error.log"} info;
 
 events {{
-    worker_connections 512;
+    worker_connections {connections};
 }}
 
 http {{
@@ -141,8 +145,9 @@ class NginxServer:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def start(upstreams: Sequence[str], *, balance: str = "") -> NginxServer:
-    """Start nginx in front of ``upstreams``, or raise NginxUnavailable with the reason."""
+def start(upstreams: Sequence[str], *, balance: str = "", connections: int = 512) -> NginxServer:
+    """Start nginx in front of ``upstreams``, or raise NginxUnavailable with the reason
+    (``connections``: see :func:`config`; bench/load.py holds thousands)."""
     binary = find_binary()
     if binary is None:
         raise NginxUnavailable("`nginx` not found on PATH; install the Debian package `nginx`")
@@ -155,7 +160,7 @@ def start(upstreams: Sequence[str], *, balance: str = "") -> NginxServer:
     for _attempt in range(3):  # the free port may be taken between the probe and the start
         port = free_port()
         conf = root / "nginx.conf"
-        conf.write_text(config(root, port, upstreams, balance))
+        conf.write_text(config(root, port, upstreams, balance, connections))
         # -e: the error log before the configuration is read (else /var/log/nginx/error.log)
         command = [binary, "-p", str(root), "-c", str(conf), "-e", str(root / "error.log")]
         with (root / "stderr.log").open("wb") as stderr:

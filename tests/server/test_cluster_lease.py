@@ -190,3 +190,54 @@ async def test_node_ids_with_colons_and_bad_arguments(leases: TableLeases) -> No
         await leases.acquire(14, "node-a", LONG_TTL, above=-1)
     assert leases.owner_key(14) == "test:{table:14}:owner"
     assert leases.fence_key(14) == "test:{table:14}:fence"
+
+
+async def test_many_leases_renewed_and_looked_up_in_one_pipeline(redis_url: str) -> None:
+    """A node holds more tables than the client's connection pool has connections (10 here;
+    redis-py's default is 100): renewing them all, and looking up their owners, goes through
+    one pipeline, not a connection per table (a ``gather`` of single renews ran out of
+    connections at 200 tables in bench/load.py, and the node dropped the tables it could not
+    renew). A lease taken over meanwhile is not renewed; an unknown table has no owner."""
+    client = Redis.from_url(redis_url, max_connections=10)
+    try:
+        leases = TableLeases(client, prefix="many")
+        tables = list(range(1, 251))
+        held = []
+        for table in tables:
+            token = await leases.acquire(table, "node-a", LONG_TTL)
+            assert token is not None
+            held.append((table, token))
+        await leases.release(7, "node-a", held[6][1])
+        assert await leases.acquire(7, "node-b", LONG_TTL) is not None
+        renewed = await leases.renew_many(held, "node-a", LONG_TTL)
+        assert renewed == [table != 7 for table in tables]
+        owners = await leases.owners([*tables, 999])
+        assert [o and o.node_id for o in owners] == [
+            "node-b" if table == 7 else "node-a" for table in tables
+        ] + [None]
+        assert await leases.renew_many([], "node-a", LONG_TTL) == []
+        assert await leases.owners([]) == []
+    finally:
+        await client.aclose()
+
+
+async def test_a_cancelled_renewal_of_many_leases_is_cancelled(leases: TableLeases) -> None:
+    """redis-py's pipeline can swallow a cancellation and return as if nothing happened: the
+    hub's renewer, cancelled while it renewed, then slept on and the node never stopped on
+    SIGTERM (bench/load.py). A cancelled ``renew_many`` raises CancelledError."""
+    held = []
+    for table in range(1, 201):
+        token = await leases.acquire(table, "node-a", LONG_TTL)
+        assert token is not None
+        held.append((table, token))
+    cancelled = 0
+    for _ in range(20):
+        task = asyncio.create_task(leases.renew_many(held, "node-a", LONG_TTL))
+        await asyncio.sleep(0)  # (it has sent its pipeline, or is sending it)
+        if task.cancel():
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            cancelled += 1
+        else:
+            await task
+    assert cancelled > 0

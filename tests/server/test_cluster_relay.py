@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import orjson
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -29,13 +31,23 @@ from rummyhall.server.bots import bot_factory
 from rummyhall.server.cluster.lease import TableLeases
 from rummyhall.store import tables
 from rummyhall.store.database import Database
-from server_kit import Player, redis_client, running_nodes, until, watch_table
+from server_kit import Player, ServerProcess, redis_client, running_nodes, until, watch_table
 
 JSON = dict[str, Any]
 
 ROOM, GAME = "indian13-classic-points-1-2p", "indian13"
 TTL_MS = 3_000
 NODES = ("a", "b", "c")
+
+
+async def _relay_counts(node: ServerProcess) -> dict[str, float]:
+    """The node's ``rummyhall_relay_*`` samples from its /metrics (the operator's token)."""
+    token = (node.data_dir / "admin.token").read_text().strip()
+    async with httpx.AsyncClient() as http:
+        answer = await http.get(node.url + "/metrics", headers={"Authorization": f"Bearer {token}"})
+    answer.raise_for_status()
+    samples = (line.split() for line in answer.text.splitlines())
+    return {s[0]: float(s[1]) for s in samples if s and s[0].startswith("rummyhall_relay_")}
 
 
 async def test_a_game_played_across_nodes(
@@ -57,12 +69,12 @@ async def test_a_game_played_across_nodes(
             await host.register("host", "a long password")
             await guest.register("guest", "a long password")
             await spectator.register("spectator", "a long password")
-            table, _ = await host.quick_seat(ROOM)
+            table, _ = await host.quick_seat(ROOM, auto_rebuy=True)  # (a short stack: no stop)
             owner = await TableLeases(redis).owner(table)
             assert owner is not None and owner.node_id == "a"
 
             # Sitting through b: relayed to a.
-            seated = await guest.request("POST", f"/api/tables/{table}/sit", {})
+            seated = await guest.request("POST", f"/api/tables/{table}/sit", {"auto_rebuy": True})
             assert seated == {"table": table, "seat": 2}
             # Sitting twice is refused by the owner, with the owner's own error.
             try:
@@ -92,6 +104,18 @@ async def test_a_game_played_across_nodes(
             assert seen[-1]["seq"] == ends[0]["seq"] and seen[-1]["info"] == ends[0]["info"]
             assert [m["seq"] for m in seen] == sorted(m["seq"] for m in seen)  # in order
             assert all(m["you"] is None and "hand" not in (m["view"] or {}) for m in seen)
+            # What the relay did, in each node's /metrics: b and c called a, a served them.
+            a, b, c = [await _relay_counts(nodes[name]) for name in ("a", "b", "c")]
+            assert not any(key.startswith("rummyhall_relay_calls_total") for key in a)
+            assert b['rummyhall_relay_calls_total{op="sit"}'] == 2  # (the second refused)
+            assert b['rummyhall_relay_calls_total{op="watch"}'] == 1
+            assert c['rummyhall_relay_calls_total{op="watch"}'] == 1
+            assert a['rummyhall_relay_served_total{op="watch"}'] == 2
+            acts = b['rummyhall_relay_calls_total{op="act"}']
+            assert (
+                acts >= players[1].actions and a['rummyhall_relay_served_total{op="act"}'] == acts
+            )
+            assert all(n["rummyhall_relay_publishes_total"] > 0 for n in (a, b, c))
             left = await guest.leave(table)  # (relayed too: an ack with the table's seq)
             assert left["table"] == table and left["seq"] >= ends[0]["seq"]
         report = await audit_database(url)
@@ -177,7 +201,10 @@ async def _moves(
     """``count`` actions (``kill``: the last one sent with the owner killed right after it); a
     seat whose socket or table went away rejoins, and play goes on."""
     done = 0
+    deadline = time.monotonic() + DEADLINE_S
     while done < count:
+        # (a table that stopped playing fails here, rather than a loop of waits forever)
+        assert time.monotonic() < deadline, f"{done} of {count} moves made in {DEADLINE_S} s"
         try:
             await _move(seats, table, kill=kill if done == count - 1 else None)
             done += 1
@@ -209,8 +236,9 @@ async def test_kill_9_the_owner_mid_deal(
             leases = TableLeases(redis)
             await first.register("first", "a long password")
             await second.register("second", "a long password")
-            table, _ = await first.quick_seat(ROOM)
-            await second.request("POST", f"/api/tables/{table}/sit", {})
+            # (auto rebuy: a short stack would stand up, and a table of one plays no more)
+            table, _ = await first.quick_seat(ROOM, auto_rebuy=True)
+            await second.request("POST", f"/api/tables/{table}/sit", {"auto_rebuy": True})
             seats = [
                 _Seat(client, bot_factory(GAME)(n)) for n, client in enumerate((first, second))
             ]

@@ -200,7 +200,7 @@ class Hub:
         self._lobby_changed = asyncio.Event()
         if self.node is not None:
             self.directory = Directory(self.node.redis, self.node.node_id, self.node.ttl)
-            self.relay = Relay(self.node.redis, self.node.node_id)
+            self.relay = Relay(self.node.redis, self.node.node_id, metrics=metrics)
             self.relay.handler = self._serve_call
             self.relay.on_gone = self._node_gone
             self.relay.on_closed = self._relayed_closed
@@ -502,8 +502,16 @@ class Hub:
         async with self._claiming:
             pass  # a takeover under way ends first; with draining set, none starts after it
         log.info("node %s draining: %d tables to hand on", node.node_id, len(self.tables))
+        # At most HAND_ON_AT_ONCE at a time: each hand-on ends with Redis calls, and a gather
+        # of a thousand would want more connections than redis-py's pool holds.
+        limit = asyncio.Semaphore(HAND_ON_AT_ONCE)
+
+        async def hand_on(table_id: int) -> bool:
+            async with limit:
+                return await self._hand_on(node, table_id)
+
         while self.tables:  # (each round empties it: a table is dropped whatever happens)
-            handed = await asyncio.gather(*(self._hand_on(node, t) for t in list(self.tables)))
+            handed = await asyncio.gather(*(hand_on(t) for t in list(self.tables)))
             self.handed_on += sum(handed)
         if self._closing:  # the sockets told to reconnect before the process may exit
             # (bounded: a client that stopped reading may never take its close frame; the
@@ -1011,7 +1019,7 @@ class Hub:
             del self._owners[table_id]  # (looked up again if asked for: the cache stays small)
         if not tables:
             return
-        owners = await asyncio.gather(*(node.leases.owner(table) for table in tables))
+        owners = await node.leases.owners(tables)
         for table_id, owner in zip(tables, owners, strict=True):
             if owner is not None and owner.node_id == self._owners.get(table_id):
                 continue
@@ -1409,6 +1417,9 @@ class _Remote:
 
 
 MAX_TABLE_ID = 2**63 - 1
+
+HAND_ON_AT_ONCE = 32
+"""Tables a draining node hands on side by side (well inside redis-py's pool of connections)."""
 
 _TAKEN = frozenset(("table_full", "seat_taken", "table_closed", "table_moved", "unknown_table"))
 """A quick seat's refusals by a table that another request got to first: try the next."""

@@ -30,6 +30,19 @@ class Metrics:
         self.errors = Counter(
             "rummyhall_errors", "Errors sent to clients, by code", ["code"], registry=self.registry
         )
+        # Several nodes (server/cluster/relay.py): what reaching tables of other nodes costs.
+        self.relay_publishes = Counter(
+            "rummyhall_relay_publishes", "Redis publishes to other nodes (calls, answers, frames)",
+            registry=self.registry,
+        )  # fmt: skip
+        self.relay_calls = Counter(
+            "rummyhall_relay_calls", "Calls made to the node that runs a table, by operation",
+            ["op"], registry=self.registry,
+        )  # fmt: skip
+        self.relay_served = Counter(
+            "rummyhall_relay_served", "Calls of other nodes served here, by operation", ["op"],
+            registry=self.registry,
+        )  # fmt: skip
 
     def action(self, seconds: float) -> None:
         self.actions.inc()

@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 import orjson
@@ -91,9 +91,12 @@ class Directory:
 
     async def publish_tables(self, tables: list[JSON]) -> None:
         """This node's tables (:data:`ADMIN_KEYS` added to their infos), for the others."""
+        await _shielded(self._publish_tables(orjson.dumps(tables)))
+
+    async def _publish_tables(self, tables: bytes) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.sadd(f"{self.prefix}:nodes", self.node_id)
-            pipe.set(self._tables_key(self.node_id), orjson.dumps(tables), px=int(self.ttl * 3000))
+            pipe.set(self._tables_key(self.node_id), tables, px=int(self.ttl * 3000))
             await pipe.execute()
 
     async def tables(self) -> list[JSON]:
@@ -150,20 +153,23 @@ class Directory:
             while self._changes:
                 batch, self._changes = self._changes, []
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for op, account_id, table_id, entry in batch:
-                            key = self._seats_key(account_id)
-                            if op == "set":
-                                pipe.hset(key, str(table_id), orjson.dumps(entry))
-                            else:
-                                pipe.hdel(key, str(table_id))
-                        await pipe.execute()
+                    await _shielded(self._write(batch))
                 except Exception:
                     # Redis unreachable: the seats' records lag (a seated_elsewhere check may
                     # miss one) until the table's node writes them again (a takeover).
                     log.exception("writing %d seat changes failed", len(batch))
                 self._written += len(batch)
                 self._done.set()
+
+    async def _write(self, batch: list[tuple[str, int, int, JSON | None]]) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for op, account_id, table_id, entry in batch:
+                key = self._seats_key(account_id)
+                if op == "set":
+                    pipe.hset(key, str(table_id), orjson.dumps(entry))
+                else:
+                    pipe.hdel(key, str(table_id))
+            await pipe.execute()
 
     # --- one seat request at a time -------------------------------------------------------------
 
@@ -209,3 +215,10 @@ class Directory:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+async def _shielded(work: Coroutine[Any, Any, None]) -> None:
+    """Run a pipeline in a task of its own, shielded: redis-py's pipeline can swallow a
+    cancellation (it returns as if nothing happened), and a cancelled caller (the node stops)
+    must stop; the pipeline itself runs to its end."""
+    await asyncio.shield(asyncio.ensure_future(work))

@@ -35,7 +35,9 @@ writes that were already on their way.
 
 from __future__ import annotations
 
+import asyncio
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,20 +169,66 @@ class TableLeases:
         )
         return int(released) == 1
 
+    async def renew_many(
+        self, held: Sequence[tuple[int, int]], node_id: str, ttl: float
+    ) -> list[bool | Exception]:
+        """:meth:`renew` for every (table, token) of ``held``, in one pipeline (one connection
+        and one round trip, however many tables a node holds; a ``gather`` of single renews
+        takes a connection each, more than the client's pool has); per table, whether it was
+        renewed, or the error."""
+        _check_node(node_id)
+        found = await self._many(
+            self._renew, [([self.owner_key(t)], [_value(k, node_id), _ms(ttl)]) for t, k in held]
+        )
+        return [r if isinstance(r, Exception) else int(r) == 1 for r in found]
+
     async def owner(self, table_id: int) -> Owner | None:
         """The table's current lease, or None if no node holds it."""
-        found: Any = await self._owner(keys=[self.owner_key(table_id)])
-        if found is None:
-            return None
-        raw, ttl_ms = found
-        value = raw.decode() if isinstance(raw, bytes) else str(raw)
-        token, _, node_id = value.partition(":")
-        return Owner(node_id=node_id, token=int(token), ttl=max(int(ttl_ms), 0) / 1000)
+        return _owner(await self._owner(keys=[self.owner_key(table_id)]))
+
+    async def owners(self, table_ids: Sequence[int]) -> list[Owner | None]:
+        """:meth:`owner` of each table, in one pipeline (see :meth:`renew_many`); raises the
+        first error."""
+        found = await self._many(self._owner, [([self.owner_key(t)], []) for t in table_ids])
+        for result in found:
+            if isinstance(result, Exception):
+                raise result
+        return [_owner(result) for result in found]
+
+    async def _many(
+        self, script: Any, calls: list[tuple[list[str], list[Any]]]
+    ) -> list[Any]:  # fmt: skip
+        if not calls:
+            return []
+        # In a task of its own, shielded: redis-py's pipeline can swallow a cancellation (it
+        # returns as if nothing happened), and a cancelled caller (the hub's renewer, when the
+        # node stops) must stop. The pipeline itself runs to its end.
+        return await asyncio.shield(asyncio.ensure_future(self._pipeline(script, calls)))
+
+    async def _pipeline(self, script: Any, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for keys, args in calls:
+                await script(keys=keys, args=args, client=pipe)
+            try:
+                found: list[Any] = await pipe.execute(raise_on_error=False)
+            except Exception as error:  # (the connection: every call failed)
+                return [error] * len(calls)
+        return found
 
     async def last_token(self, table_id: int) -> int:
         """The last token handed out for the table (0: none yet)."""
         value = await self.redis.get(self.fence_key(table_id))
         return 0 if value is None else int(value)
+
+
+def _owner(found: Any) -> Owner | None:
+    """The owner script's answer as an Owner (None: no node holds the table)."""
+    if found is None:
+        return None
+    raw, ttl_ms = found
+    value = raw.decode() if isinstance(raw, bytes) else str(raw)
+    token, _, node_id = value.partition(":")
+    return Owner(node_id=node_id, token=int(token), ttl=max(int(ttl_ms), 0) / 1000)
 
 
 def _check_node(node_id: str) -> None:

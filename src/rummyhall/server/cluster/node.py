@@ -25,7 +25,6 @@ find the table on the node that took it over).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Iterable
@@ -146,10 +145,7 @@ class Node:
         if not held:
             return []
         sent = time.monotonic()
-        results = await asyncio.gather(
-            *(self.leases.renew(table, self.node_id, token, self.ttl) for table, token in held),
-            return_exceptions=True,
-        )
+        results = await self.leases.renew_many(held, self.node_id, self.ttl)
         lost: list[int] = []
         for (table, token), result in zip(held, results, strict=True):
             if self.held.get(table) != token:
@@ -167,5 +163,5 @@ class Node:
     async def unowned(self, table_ids: Iterable[int]) -> list[int]:
         """Which of ``table_ids`` no node holds a lease for."""
         ids = list(table_ids)
-        owners = await asyncio.gather(*(self.leases.owner(table) for table in ids))
+        owners = await self.leases.owners(ids)
         return [table for table, owner in zip(ids, owners, strict=True) if owner is None]

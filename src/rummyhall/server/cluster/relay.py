@@ -41,6 +41,7 @@ from redis.asyncio import Redis
 
 from rummyhall.games.protocol import GameError
 from rummyhall.server.errors import RoomError
+from rummyhall.server.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +61,12 @@ class Relay:
     """This node's channel: calls to other nodes, their answers, and relayed table messages."""
 
     def __init__(
-        self, redis: Redis, node_id: str, *, prefix: str = "rummyhall", timeout: float = 10.0
-    ) -> None:
+        self, redis: Redis, node_id: str, *, prefix: str = "rummyhall", timeout: float = 10.0,
+        metrics: Metrics | None = None,
+    ) -> None:  # fmt: skip
         self.redis = redis
+        self.metrics = metrics
+        """Counts publishes, calls made and calls served (``rummyhall_relay_*``), if given."""
         self.node_id = node_id
         self.prefix = prefix
         self.timeout = timeout
@@ -86,7 +90,7 @@ class Relay:
         self._serving: set[asyncio.Task[None]] = set()
         self._pubsub: Any = None
         self.sent = 0
-        """Publishes made (for the benchmark's cost per action)."""
+        """Publishes made (also ``rummyhall_relay_publishes``)."""
 
     def channel(self, node_id: str) -> str:
         return f"{self.prefix}:node:{node_id}"
@@ -127,6 +131,8 @@ class Relay:
         number = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[number] = future
+        if self.metrics is not None:
+            self.metrics.relay_calls.labels(op=op).inc()
         body = orjson.dumps({"id": number, "from": self.node_id, "op": op, **args})
         self._publish(self.channel(node_id), b"C" + body, future)
         try:
@@ -196,14 +202,15 @@ class Relay:
             while self._out:
                 batch, self._out = self._out, []
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, payload, _ in batch:
-                            pipe.publish(channel, bytes(payload))
-                        received = await pipe.execute()
+                    # Shielded: redis-py's pipeline can swallow a cancellation, and stop() must
+                    # end this task.
+                    received = await asyncio.shield(asyncio.ensure_future(self._send(batch)))
                 except Exception as error:
                     log.warning("relay: publishing failed: %r", error)
                     received = [0] * len(batch)
                 self.sent += len(batch)
+                if self.metrics is not None:
+                    self.metrics.relay_publishes.inc(len(batch))
                 gone: set[str] = set()
                 for (channel, _, call), count in zip(batch, received, strict=True):
                     if count:
@@ -215,6 +222,13 @@ class Relay:
                 if self.on_gone is not None:
                     for node_id in gone:
                         self.on_gone(node_id)
+
+    async def _send(self, batch: list[tuple[str, bytearray, Any]]) -> list[int]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for channel, payload, _ in batch:
+                pipe.publish(channel, bytes(payload))
+            received: list[int] = await pipe.execute()
+        return received
 
     async def _reading(self) -> None:
         assert self._pubsub is not None
@@ -269,6 +283,8 @@ class Relay:
         sender = str(call.pop("from"))
         number = call.pop("id")
         op = str(call.pop("op"))
+        if self.metrics is not None:
+            self.metrics.relay_served.labels(op=op).inc()
         answer: JSON
         try:
             if self.handler is None:
