@@ -116,8 +116,14 @@ async def test_a_game_played_across_nodes(
                 acts >= players[1].actions and a['rummyhall_relay_served_total{op="act"}'] == acts
             )
             assert all(n["rummyhall_relay_publishes_total"] > 0 for n in (a, b, c))
+            # Watching again on the same socket (an unwatch, then a watch, both relayed) goes
+            # on receiving the table's updates: the leave's, here.
+            again = await guest.watch(table)
+            assert again["you"] == 2
             left = await guest.leave(table)  # (relayed too: an ack with the table's seq)
             assert left["table"] == table and left["seq"] >= ends[0]["seq"]
+            told = await guest.wait_for(table, lambda m: m["seq"] >= left["seq"], 30)
+            assert told["type"] == "update"
         report = await audit_database(url)
         assert report.problems == [], report.problems
 

@@ -1404,16 +1404,12 @@ class _Remote:
         key = (self.table_id, listener.number)
         if relay.watching.get(key) is listener:
             del relay.watching[key]
-        account_id = listener.account_id
-
-        async def tell() -> None:
-            with contextlib.suppress(RoomError):  # (the table moved meanwhile: nothing to undo)
-                await self.hub._relay(
-                    self.node_id, "unwatch", table=self.table_id, account=account_id,
-                    conn=key[1],
-                )  # fmt: skip
-
-        self.hub._spawn(tell(), f"unwatch-{self.table_id}")
+        # Told at once, not from a task: a watch of the table again on this connection, sent
+        # next, must reach the owner after it.
+        relay.tell(
+            self.node_id, "unwatch", table=self.table_id, account=listener.account_id,
+            conn=key[1],
+        )  # fmt: skip
 
 
 MAX_TABLE_ID = 2**63 - 1

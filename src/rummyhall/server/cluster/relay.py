@@ -143,6 +143,14 @@ class Relay:
         finally:
             self._calls.pop(number, None)
 
+    def tell(self, node_id: str, op: str, **args: Any) -> None:
+        """Run ``op`` on ``node_id`` with no answer wanted (a connection stops watching): queued
+        now, so it reaches the node in order with the calls made after it (a watch again)."""
+        if self.metrics is not None:
+            self.metrics.relay_calls.labels(op=op).inc()
+        body = orjson.dumps({"id": 0, "from": self.node_id, "op": op, **args})
+        self._publish(self.channel(node_id), b"C" + body, None)
+
     # --- the owner's side ------------------------------------------------------------------------
 
     def listener(self, node_id: str, table_id: int, conn: int, account_id: int) -> RelayListener:
@@ -306,7 +314,8 @@ class Relay:
                     "status": 500,
                 },
             }
-        self._publish(self.channel(sender), b"R" + orjson.dumps(answer), None)
+        if number:  # (0: told, no answer wanted)
+            self._publish(self.channel(sender), b"R" + orjson.dumps(answer), None)
 
 
 class RelayListener:
