@@ -1185,16 +1185,23 @@ class Hub:
         for table in candidates[:3]:
             table_id = int(table["id"])
             try:
-                # (the API admitted the account to the room; a guest holds no gold to reach
-                # a twin with)
-                seat, _ = await self.sit(
-                    account_id, name, table_id, auto_rebuy=auto_rebuy, another=True, held=held
-                )
+                where = await self._where(table_id)
+                if isinstance(where, TableActor):
+                    # Taken over by this node since it was listed: this request holds the
+                    # account's seat lock here, so not through sit(); the next quick seat finds
+                    # it among this node's tables.
+                    continue
+                # (the API admitted the account to the room; a guest holds no gold to reach a
+                # twin with)
+                seat, _ = await self._relay(
+                    where, "sit", table=table_id, account=account_id, name=name, guest=False,
+                    another=True, seat=None, buy_in=None, auto_rebuy=auto_rebuy, held=held,
+                )  # fmt: skip
             except RoomError as error:
                 if error.code in _TAKEN:
                     continue
                 raise
-            return table_id, seat
+            return table_id, int(seat)
         return None
 
     async def _silver_first(self, account_id: int, room: Room, twin: Room | None) -> Room:
