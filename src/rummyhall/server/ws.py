@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Coroutine
@@ -44,7 +45,10 @@ CLOSE_BAD_ORIGIN = 4403
 CLOSE_TOO_SLOW = 4408
 CLOSE_ABUSE = 4429
 
-_NUMBERS = itertools.count(1)
+_NUMBERS = itertools.count(secrets.randbits(62))
+"""Connection numbers, from a random start: another node tells this process's connections by
+them, and a restarted node (the same id) must not reuse its previous process's numbers, for
+which the owner of a table may still have listeners (messages of another seat)."""
 
 
 class Connection:

@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -82,6 +83,11 @@ class Relay:
         another node (it has a ``send``)."""
         self.listeners: dict[tuple[str, int, int], RelayListener] = {}
         """(node, table, connection number) -> the listener this node's table has for it."""
+        self.epoch = secrets.token_hex(8)
+        """This process's own mark: a node restarted under the same id is another process, whose
+        connections are not the old one's (its calls carry the new mark)."""
+        self._epochs: dict[str, str] = {}
+        """The mark each node's calls last carried."""
         self._calls: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._out: list[tuple[str, bytearray, asyncio.Future[Any] | None]] = []
@@ -133,7 +139,7 @@ class Relay:
         self._calls[number] = future
         if self.metrics is not None:
             self.metrics.relay_calls.labels(op=op).inc()
-        body = orjson.dumps({"id": number, "from": self.node_id, "op": op, **args})
+        body = self._call_body(number, op, args)
         self._publish(self.channel(node_id), b"C" + body, future)
         try:
             async with asyncio.timeout(self.timeout):
@@ -148,8 +154,13 @@ class Relay:
         now, so it reaches the node in order with the calls made after it (a watch again)."""
         if self.metrics is not None:
             self.metrics.relay_calls.labels(op=op).inc()
-        body = orjson.dumps({"id": 0, "from": self.node_id, "op": op, **args})
+        body = self._call_body(0, op, args)
         self._publish(self.channel(node_id), b"C" + body, None)
+
+    def _call_body(self, number: int, op: str, args: JSON) -> bytes:
+        return orjson.dumps(
+            {"id": number, "from": self.node_id, "epoch": self.epoch, "op": op, **args}
+        )
 
     # --- the owner's side ------------------------------------------------------------------------
 
@@ -265,6 +276,14 @@ class Relay:
                 future.set_result(answer.get("ok"))
         elif kind == b"C":
             call = orjson.loads(body)
+            sender, epoch = str(call.get("from")), str(call.pop("epoch", ""))
+            known = self._epochs.get(sender)
+            if known != epoch:
+                self._epochs[sender] = epoch
+                if known is not None and self.on_gone is not None:
+                    # The node restarted: the listeners of its previous process watch for
+                    # connections that are gone (and whose numbers the new one may reuse).
+                    self.on_gone(sender)
             task = asyncio.create_task(self._serve(call), name=f"relay-call-{call.get('op')}")
             self._serving.add(task)
             task.add_done_callback(self._serving.discard)
