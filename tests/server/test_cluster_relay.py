@@ -144,6 +144,12 @@ class _Seat:
     bot: Bot
     acknowledged: dict[str, int] = field(default_factory=dict)
     """cid -> the seq the room acknowledged the action with."""
+    unanswered: JSON | None = None
+    """An action sent whose answer never came (its node was killed): sent again, with its cid,
+    when the seat is next awaited, as a client does after a reconnect. The room applies it at
+    most once. (Asking the bot again instead would not do: it never repeats an action in the
+    same state, taking it as refused, and with one choice it would have none and let its turn
+    run out.)"""
 
     async def rejoin(self, table: int) -> JSON:
         """A new socket (through nginx: any live node) watching the table, once it is reachable
@@ -178,17 +184,26 @@ async def _move(seats: list[_Seat], table: int, *, kill: Callable[[], None] | No
             latest = seat.client.tables.get(table)
             if latest is None or not _awaited(latest) or latest.get("type") == "closed":
                 continue
-            action = seat.bot.act(latest["view"])
-            if action is None:
-                continue
-            cid = uuid.uuid4().hex
-            message = {"type": "act", "table": table, "action": action, "cid": cid}
+            message = seat.unanswered
+            if message is None:
+                action = seat.bot.act(latest["view"])
+                if action is None:
+                    continue
+                message = {"type": "act", "table": table, "action": action, "cid": uuid.uuid4().hex}
+                seat.unanswered = message
             if kill is not None:
                 await seat.client.send_raw(orjson.dumps(message).decode())
                 kill()
                 return
-            answer = await seat.client.send(message)
-            seat.acknowledged[cid] = int(answer["seq"])
+            try:
+                answer = await seat.client.send(message)
+            except ClientError as error:
+                if error.code in ("disconnected", "table_moved"):
+                    raise  # (not refused: sent again on the next socket)
+                seat.unanswered = None  # refused: the state moved on (a timeout played the turn)
+                raise
+            seat.unanswered = None
+            seat.acknowledged[str(message["cid"])] = int(answer["seq"])
             return
         # Nobody is awaited in what they saw last: wait until one of them is (a seat whose
         # socket closed, or that hears nothing more, fails this: the caller rejoins).

@@ -140,8 +140,8 @@ async def _pause_and_resume(
         # A table opened and played on node A.
         on_a = await _hands(nodes["a"].url, ["sigstop0", "sigstop1"], 0, register=True)
         clients += [h.client for h in on_a]
-        table, _ = await on_a[0].client.quick_seat(ROOM)
-        assert (await on_a[1].client.quick_seat(ROOM))[0] == table
+        table, _ = await on_a[0].client.quick_seat(ROOM, auto_rebuy=True)
+        assert (await on_a[1].client.quick_seat(ROOM, auto_rebuy=True))[0] == table
         for hand in on_a:
             await watch_table(hand.client, table)
         held = await _owner(leases, table, "a")

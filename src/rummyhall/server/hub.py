@@ -1420,6 +1420,7 @@ class _Remote:
 
 
 MAX_TABLE_ID = 2**63 - 1
+"""Table ids beyond this are none (the databases' integer keys)."""
 
 HAND_ON_AT_ONCE = 32
 """Tables a draining node hands on side by side (well inside redis-py's pool of connections)."""
@@ -1431,9 +1432,6 @@ _TAKEN = frozenset(("table_full", "seat_taken", "table_closed", "table_moved", "
 def _humans(info: JSON) -> int:
     """The people (not bots) seated at a table, from its info."""
     return sum(1 for seat in info["seats"] if seat is not None and not seat["bot"])
-
-
-"""Table ids beyond this are none (the databases' integer keys)."""
 
 
 def _async(run: Any) -> Any:

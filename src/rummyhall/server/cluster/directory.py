@@ -30,12 +30,13 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
 from redis.asyncio import Redis
 
+from rummyhall.server.cluster.shielded import shielded
 from rummyhall.server.errors import RoomError
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ class Directory:
 
     async def publish_tables(self, tables: list[JSON]) -> None:
         """This node's tables (:data:`ADMIN_KEYS` added to their infos), for the others."""
-        await _shielded(self._publish_tables(orjson.dumps(tables)))
+        await shielded(self._publish_tables(orjson.dumps(tables)))
 
     async def _publish_tables(self, tables: bytes) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -153,7 +154,7 @@ class Directory:
             while self._changes:
                 batch, self._changes = self._changes, []
                 try:
-                    await _shielded(self._write(batch))
+                    await shielded(self._write(batch))
                 except Exception:
                     # Redis unreachable: the seats' records lag (a seated_elsewhere check may
                     # miss one) until the table's node writes them again (a takeover).
@@ -215,10 +216,3 @@ class Directory:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
-
-
-async def _shielded(work: Coroutine[Any, Any, None]) -> None:
-    """Run a pipeline in a task of its own, shielded: redis-py's pipeline can swallow a
-    cancellation (it returns as if nothing happened), and a cancelled caller (the node stops)
-    must stop; the pipeline itself runs to its end."""
-    await asyncio.shield(asyncio.ensure_future(work))

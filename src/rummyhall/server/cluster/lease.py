@@ -35,13 +35,14 @@ writes that were already on their way.
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
+
+from rummyhall.server.cluster.shielded import shielded
 
 _ACQUIRE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -200,10 +201,7 @@ class TableLeases:
     ) -> list[Any]:  # fmt: skip
         if not calls:
             return []
-        # In a task of its own, shielded: redis-py's pipeline can swallow a cancellation (it
-        # returns as if nothing happened), and a cancelled caller (the hub's renewer, when the
-        # node stops) must stop. The pipeline itself runs to its end.
-        return await asyncio.shield(asyncio.ensure_future(self._pipeline(script, calls)))
+        return await shielded(self._pipeline(script, calls))
 
     async def _pipeline(self, script: Any, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
         async with self.redis.pipeline(transaction=False) as pipe:

@@ -41,6 +41,7 @@ import orjson
 from redis.asyncio import Redis
 
 from rummyhall.games.protocol import GameError
+from rummyhall.server.cluster.shielded import shielded
 from rummyhall.server.errors import RoomError
 from rummyhall.server.metrics import Metrics
 
@@ -221,9 +222,7 @@ class Relay:
             while self._out:
                 batch, self._out = self._out, []
                 try:
-                    # Shielded: redis-py's pipeline can swallow a cancellation, and stop() must
-                    # end this task.
-                    received = await asyncio.shield(asyncio.ensure_future(self._send(batch)))
+                    received = await shielded(self._send(batch))  # (stop() ends this)
                 except Exception as error:
                     log.warning("relay: publishing failed: %r", error)
                     received = [0] * len(batch)
