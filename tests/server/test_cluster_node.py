@@ -9,18 +9,23 @@ with a deadline."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
+from sqlalchemy import update
 
 import pg
+from rummyhall import catalog
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.server.cluster.lease import Owner, TableLeases
 from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED
-from rummyhall.store import fences
+from rummyhall.store import fences, tables
 from rummyhall.store.database import Database
+from rummyhall.store.models import GameTableModel, utcnow
+from rummyhall.store.tables import CLOSED, OPEN
 from server_kit import fast_settings, running, until, watch_table
 
 ROOM = "indian13-classic-points-1-2p"
@@ -118,3 +123,80 @@ async def test_leases_fences_drops_and_takeovers(
     finally:
         await first.close()
         await redis.aclose()
+
+
+async def _open_table(url: str, *, age: timedelta) -> int:
+    """A table row as a node makes it before it takes the lease (no log, no fence), as old as
+    ``age``: what a node leaves behind when it dies between the two."""
+    db = await Database.open(url)  # (before any node: it makes the schema)
+    try:
+        async with db.transaction() as session:
+            room = next(r for r in catalog.rooms() if r.key == ROOM)
+            table = await tables.create_table(
+                session, game=room.game, room=room.key, config=room.to_json()
+            )
+            await session.execute(
+                update(GameTableModel)
+                .where(GameTableModel.id == table)
+                .values(created_at=utcnow() - age)
+            )
+        return table
+    finally:
+        await db.close()
+
+
+async def _status(url: str, table: int) -> str:
+    db = await Database.open(url, migrate=False)
+    try:
+        async with db.read() as session:
+            row = await tables.get_table(session, table)
+            assert row is not None
+            return row.status
+    finally:
+        await db.close()
+
+
+async def test_tables_whose_node_died_as_it_opened_them_are_closed(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """A table row without a log or a fence, older than a table nobody sits at may stay open,
+    is closed by a node's sweep; one being opened right now, and one a node runs, are not. A
+    node that stalled between opening a table and taking its lease, long enough for another's
+    sweep to close it, does not run the closed table (its request gets ``busy``)."""
+    settings = fast_settings(
+        tmp_path, pg_url, bots=False, redis_url=redis_url, node_id="a", lease_ttl_ms=1_500
+    )
+    minute = timedelta(milliseconds=settings.empty_table_ms)
+    abandoned = await _open_table(pg_url, age=minute * 2)
+    being_opened = await _open_table(pg_url, age=timedelta(0))
+    async with running(settings) as a, RoomClient(a.url) as player:
+        await player.register("opener", "a long password")
+        running_table, _ = await player.quick_seat(ROOM)
+
+        async def closed() -> bool:
+            return await _status(pg_url, abandoned) == CLOSED
+
+        await until("the sweep closed the abandoned table", closed)
+        assert await _status(pg_url, being_opened) == OPEN
+        assert await _status(pg_url, running_table) == OPEN
+
+        # A node that stalls between opening and claiming: another's sweep closes the table
+        # in between (here, the stall's end is when it is closed).
+        node = a.app.state.hub.node
+        claim = node.claim
+
+        async def stalled_claim(db: Database, table: int) -> int | None:
+            async with db.transaction() as session:
+                await tables.close_table(session, table)
+            token: int | None = await claim(db, table)
+            return token
+
+        node.claim = stalled_claim
+        async with RoomClient(a.url) as late:
+            await late.register("late", "a long password")
+            with pytest.raises(ClientError) as refused:
+                await late.request("POST", "/api/tables", {"room": ROOM, "private": True})
+            assert refused.value.code == "busy"
+        node.claim = claim
+        # (and the node runs no closed table: only the one it opened and played)
+        assert set(a.app.state.hub.tables) == {running_table}

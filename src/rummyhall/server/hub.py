@@ -21,6 +21,7 @@ import logging
 import secrets
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import timedelta
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
@@ -44,7 +45,7 @@ from rummyhall.server.writer import Writer
 from rummyhall.store import accounts as store_accounts
 from rummyhall.store import tables as store_tables
 from rummyhall.store.database import Database
-from rummyhall.store.models import AccountModel
+from rummyhall.store.models import AccountModel, utcnow
 from rummyhall.store.tables import OPEN, TableRow
 
 log = logging.getLogger(__name__)
@@ -362,10 +363,20 @@ class Hub:
                 log.exception("looking for tables nobody runs failed")
 
     async def _sweep_once(self, node: Node) -> None:
-        """Take over every open table with a history that no node holds (none while draining)."""
+        """Take over every open table with a history that no node holds (none while draining),
+        and close the tables whose node died as it opened them (see
+        :func:`~rummyhall.store.tables.close_unused_tables`): older than a table nobody sits at
+        may stay open."""
         async with self._claiming:
             if self.draining:
                 return
+            abandoned_before = utcnow() - timedelta(milliseconds=self.settings.empty_table_ms)
+            async with self.db.transaction() as session:
+                abandoned = await store_tables.close_unused_tables(
+                    session, abandoned_before=abandoned_before
+                )
+            if abandoned:
+                log.info("closed tables whose node died as it opened them: %s", abandoned)
             async with self.db.read() as session:
                 candidates = await store_tables.tables_to_recover(session)
             free = await node.unowned(t for t in candidates if t not in self.tables)
@@ -1071,6 +1082,13 @@ class Hub:
             # lease is this node's unless Redis failed.
             token = await self.node.claim(self.db, table_id)
             if token is None:
+                raise RoomError("busy", "the room is busy; try again", 503)
+            async with self.db.read() as session:
+                row = await store_tables.get_table(session, table_id)
+            if row is None or row.status != OPEN:
+                # This node stalled between opening and claiming it for longer than a table
+                # may stay unused, and another node's sweep closed it as abandoned.
+                await self.node.release(table_id)
                 raise RoomError("busy", "the room is busy; try again", 503)
             assert self.writer.tokens is not None
             self.writer.tokens[table_id] = token

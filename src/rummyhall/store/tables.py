@@ -193,26 +193,35 @@ async def open_tables(session: AsyncSession) -> list[TableRow]:
     return [_table(row) for row in rows]
 
 
-async def close_unused_tables(session: AsyncSession) -> list[int]:
+async def close_unused_tables(
+    session: AsyncSession, *, abandoned_before: datetime | None = None
+) -> list[int]:
     """Close every open table whose log is empty (nobody ever sat at it), and return their ids:
     such a table holds nothing worth restoring, and restoring them all would let anyone who
-    once opened many tables fill the server again on every start."""
-    unused = (
-        select(GameTableModel.id)
-        .where(
-            GameTableModel.status == OPEN,
-            ~exists().where(TableLogModel.table_id == GameTableModel.id),
-        )
-        .order_by(GameTableModel.id)
+    once opened many tables fill the server again on every start.
+
+    ``abandoned_before`` (a node of several, whose sweep calls this): only the tables opened
+    before then that have no fencing token either. A node takes a table's lease (and raises its
+    fence) a moment after it opens it, so such a table's node died in between: nobody else
+    would ever close it. Tables still being opened, or that a node runs, are left alone."""
+    conditions = [
+        GameTableModel.status == OPEN,
+        ~exists().where(TableLogModel.table_id == GameTableModel.id),
+    ]
+    if abandoned_before is not None:
+        conditions += [
+            GameTableModel.created_at < abandoned_before,
+            ~exists().where(TableFenceModel.table_id == GameTableModel.id),
+        ]
+    # One statement: a node that raises a table's fence meanwhile keeps its table.
+    closed = await session.scalars(
+        update(GameTableModel)
+        .where(*conditions)
+        .values(status=CLOSED, closed_at=utcnow())
+        .returning(GameTableModel.id)
+        .execution_options(synchronize_session=False)
     )
-    ids = [int(found) for found in (await session.scalars(unused)).all()]
-    if ids:
-        await session.execute(
-            update(GameTableModel)
-            .where(GameTableModel.id.in_(ids), GameTableModel.status == OPEN)
-            .values(status=CLOSED, closed_at=utcnow())
-        )
-    return ids
+    return sorted(int(found) for found in closed.all())
 
 
 async def tables_to_recover(session: AsyncSession, *, only: int | None = None) -> list[int]:
