@@ -777,6 +777,7 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
     print(f"  in the table task (apply + durable commit): p50 "
           f"{_bucket_percentile(hist_before, hist_after, 0.5)}, p99 "
           f"{_bucket_percentile(hist_before, hist_after, 0.99)}")  # fmt: skip
+    print("  " + _gc_pauses(_delta(before, after), window))
     print(f"  baseline bare WebSocket echo round trip: p50 {e50:.2f} ms, p99 {e99:.2f} ms   "
           f"ratio p50 {p50 / e50:.1f}x, p99 {p99 / e99:.1f}x")  # fmt: skip
     if not args.url:
@@ -972,6 +973,25 @@ def _buckets(nodes: list[dict[str, float]]) -> dict[float, float]:
                 bound = float(name.split('le="', 1)[1].split('"', 1)[0])
                 buckets[bound] = buckets.get(bound, 0.0) + value
     return buckets
+
+
+def _gc_pauses(delta: dict[str, float], window: float) -> str:
+    """The server's cycle-collector pauses over the window (all nodes): each stalls every table
+    of its process, so they are the first suspect for a tail."""
+    parts = []
+    for generation in ("0", "1", "2"):
+        label = f'generation="{generation}"'
+        count = delta.get(f"rummyhall_gc_pause_seconds_count{{{label}}}", 0.0)
+        total = delta.get(f"rummyhall_gc_pause_seconds_sum{{{label}}}", 0.0)
+        if count:
+            parts.append(
+                f"generation {generation} {count:,.0f} ({total * 1000 / count:.1f} ms each)"
+            )
+    share = sum(v for k, v in delta.items() if k.startswith("rummyhall_gc_pause_seconds_sum"))
+    return (
+        f"cycle collector pauses (server): {', '.join(parts) or 'none'}; "
+        f"{share / window * 100:.1f}% of the window"
+    )
 
 
 def _bucket_percentile(before: dict[float, float], after: dict[float, float], share: float) -> str:

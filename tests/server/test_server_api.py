@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import random
 from pathlib import Path
@@ -17,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy import tiers
 from rummyhall.economy.audit import audit_database
+from rummyhall.server.metrics import Metrics
 from server_kit import JSON, Running, fast_settings, promote, running, seat_guest, settle
 
 
@@ -38,6 +40,39 @@ async def test_health_openapi_and_metrics(server: Running) -> None:
         metrics = (await http.get("/metrics", headers={"Authorization": f"Bearer {token}"})).text
         assert "rummyhall_live_tables" in metrics
         assert "rummyhall_action_seconds_bucket" in metrics
+        # The cycle collector's pauses are timed while the server runs (in this process).
+        gc.collect()
+        metrics = (await http.get("/metrics", headers={"Authorization": f"Bearer {token}"})).text
+        assert 'rummyhall_gc_pause_seconds_count{generation="2"}' in metrics
+
+
+def test_gc_pauses_are_timed_only_while_watched() -> None:
+    metrics = Metrics()
+    metrics.watch_gc()
+    metrics.watch_gc()  # (once is enough: a second watch does not count twice)
+    try:
+        before = _full_pauses(metrics)
+        gc.collect()
+        after = _full_pauses(metrics)
+        assert after[0] == before[0] + 1 and after[1] > before[1]
+    finally:
+        metrics.unwatch_gc()
+    gc.collect()
+    assert _full_pauses(metrics) == after
+
+
+def _full_pauses(metrics: Metrics) -> tuple[float, float]:
+    """(how many, seconds in all) of the full collections timed."""
+    samples = {
+        line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+        for line in metrics.render().decode().splitlines()
+        if line.startswith("rummyhall_gc_pause_seconds_")
+    }
+    label = '{generation="2"}'
+    return (
+        samples.get(f"rummyhall_gc_pause_seconds_count{label}", 0.0),
+        samples.get(f"rummyhall_gc_pause_seconds_sum{label}", 0.0),
+    )
 
 
 async def test_docs_page_loads_nothing_from_outside(server: Running) -> None:

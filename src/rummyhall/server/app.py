@@ -160,12 +160,14 @@ def create_app(
         app.state.hub = hub
         app.state.admin_token = admin_token(settings.data_dir)
         await hub.start()
+        metrics.watch_gc()
         purging = _purge_sessions_periodically(db, clock, settings.session_purge_ms)
         rolling = _roll_seasons_periodically(db, clock, settings)
         _dump_tasks_on_signal()
         try:
             yield
         finally:
+            metrics.unwatch_gc()
             await purging.stop()
             await rolling.stop()
             await hub.stop()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import time
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 
@@ -43,6 +47,31 @@ class Metrics:
             "rummyhall_relay_served", "Calls of other nodes served here, by operation", ["op"],
             registry=self.registry,
         )  # fmt: skip
+
+        # Every table of the process waits while the cycle collector runs: its pauses are the
+        # first suspect for a latency tail (docs/operations.md, "Metrics").
+        self.gc_pauses = Histogram(
+            "rummyhall_gc_pause_seconds", "Pauses of the cycle collector, by generation",
+            ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )  # fmt: skip
+        self._gc_started = 0.0
+
+    def watch_gc(self) -> None:
+        """Time the cycle collector's pauses from now on (until :meth:`unwatch_gc`)."""
+        if self._on_gc not in gc.callbacks:
+            gc.callbacks.append(self._on_gc)
+
+    def unwatch_gc(self) -> None:
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif self._gc_started:
+            pause = time.perf_counter() - self._gc_started
+            self.gc_pauses.labels(generation=str(info["generation"])).observe(pause)
 
     def action(self, seconds: float) -> None:
         self.actions.inc()
