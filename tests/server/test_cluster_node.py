@@ -179,6 +179,15 @@ async def test_tables_whose_node_died_as_it_opened_them_are_closed(
         await until("the sweep closed the abandoned table", closed)
         assert await _status(pg_url, being_opened) == OPEN
         assert await _status(pg_url, running_table) == OPEN
+        # Asked for, the closed table and a made-up id are none; the closed one is remembered
+        # (asked again, no database read: server/cluster/gone_tables.py).
+        gone = a.app.state.hub._gone
+        await player.connect()
+        for table in (abandoned, 10**9):
+            with pytest.raises(ClientError) as unknown:
+                await player.watch(table)
+            assert unknown.value.code == "unknown_table"
+        assert gone.known_closed(abandoned) and not gone.known_closed(being_opened)
 
         # A node that stalls between opening and claiming: another's sweep closes the table
         # in between (here, the stall's end is when it is closed).

@@ -34,6 +34,7 @@ from rummyhall.economy.rooms import Room, Rooms
 from rummyhall.server.bots import BOT_NAMES
 from rummyhall.server.clock import Clock
 from rummyhall.server.cluster.directory import Directory
+from rummyhall.server.cluster.gone_tables import GoneTables
 from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED, Node
 from rummyhall.server.cluster.relay import Relay, RelayListener, moved
 from rummyhall.server.errors import RoomError
@@ -196,6 +197,8 @@ class Hub:
         last seen (a call refused with ``table_moved`` forgets it)."""
         self._taking: dict[int, asyncio.Future[TableActor | None]] = {}
         """Tables being taken over now (a sweep and players' requests share one attempt)."""
+        self._gone = GoneTables(self._highest_table_id)
+        """Table ids that surely name no open table (a node of several asks no database)."""
         self.directory: Directory | None = None
         """A node of several: the lobby, seats and bots the nodes share."""
         self._lobby_changed = asyncio.Event()
@@ -843,12 +846,21 @@ class Hub:
         known = self._owners.get(table_id)
         if known is not None:
             return known
+        if self._gone.known_closed(table_id):
+            raise _no_table(table_id)
         owner = await self.node.leases.owner(table_id)
         if owner is None:
+            if await self._gone.beyond_the_last(table_id):
+                raise _no_table(table_id)  # (no database read for a made-up id)
             async with self.db.read() as session:
                 recoverable = table_id in await store_tables.tables_to_recover(
                     session, only=table_id
                 )
+                if not recoverable:
+                    row = await store_tables.get_table(session, table_id)
+                    if row is None or row.status != OPEN:
+                        self._gone.closed(table_id)
+                        raise _no_table(table_id)
             if recoverable:
                 async with self._claiming:  # (as the sweep: none while this node drains)
                     if not self.draining:
@@ -867,6 +879,10 @@ class Hub:
             raise moved("the table is being taken over")  # (by this node, a moment ago)
         self._owners[table_id] = owner.node_id
         return owner.node_id
+
+    async def _highest_table_id(self) -> int:
+        async with self.db.read() as session:
+            return await store_tables.highest_id(session)
 
     async def _relay(self, node_id: str, op: str, **args: Any) -> Any:
         """A call to the node that runs ``args["table"]``; a ``table_moved`` answer forgets

@@ -166,6 +166,11 @@ async def close_table(session: AsyncSession, table_id: int) -> None:
     )
 
 
+async def highest_id(session: AsyncSession) -> int:
+    """The highest table id there is (0: no table yet); ids only grow."""
+    return int(await session.scalar(select(func.max(GameTableModel.id))) or 0)
+
+
 async def get_table(session: AsyncSession, table_id: int) -> TableRow | None:
     row = (
         await session.execute(select(*_TABLE_COLUMNS).where(GameTableModel.id == table_id))
