@@ -55,6 +55,9 @@ class Metrics:
             ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )  # fmt: skip
+        # Made here, not in the callback: a child made there would take the metric's lock (and
+        # allocate) inside a collection.
+        self._gc_pauses = tuple(self.gc_pauses.labels(generation=str(g)) for g in range(3))
         self._gc_started = 0.0
 
     def watch_gc(self) -> None:
@@ -70,8 +73,7 @@ class Metrics:
         if phase == "start":
             self._gc_started = time.perf_counter()
         elif self._gc_started:
-            pause = time.perf_counter() - self._gc_started
-            self.gc_pauses.labels(generation=str(info["generation"])).observe(pause)
+            self._gc_pauses[info["generation"]].observe(time.perf_counter() - self._gc_started)
 
     def action(self, seconds: float) -> None:
         self.actions.inc()
