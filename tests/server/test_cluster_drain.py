@@ -24,7 +24,16 @@ from pathlib import Path
 import httpx
 import pytest
 from redis.asyncio import Redis
-from test_cluster_sigstop import ROOM, Hand, _hands, _log, _numbered, _owner, _play
+from test_cluster_sigstop import (
+    ROOM,
+    Hand,
+    _hands,
+    _log,
+    _numbered,
+    _owner,
+    _play,
+    _table_on_a,
+)
 
 import pg
 from rummyhall.client import ClientError, RoomClient
@@ -92,15 +101,7 @@ async def test_a_drained_node_hands_its_table_on_mid_game(
 
         # A table opened and played on node A.
         names = [f"drain{how}0", f"drain{how}1"]
-        on_a = await _hands(nodes["a"].url, names, 0, register=True)
-        clients += [h.client for h in on_a]
-        # (topped up from their wallets: however many games go by, nobody stands up short)
-        table, _ = await on_a[0].client.quick_seat(ROOM, auto_rebuy=True)
-        assert (await on_a[1].client.quick_seat(ROOM, auto_rebuy=True))[0] == table
-        for hand in on_a:
-            await watch_table(hand.client, table)
-        held = await _owner(leases, table, "a")
-        assert held is not None
+        on_a, table, held = await _table_on_a(nodes["a"].url, names, leases, clients)
         seq = await _play(on_a, table, 4, after=0)
 
         # The players go on as fast as A answers; A is drained in the middle of it.

@@ -100,6 +100,24 @@ async def _hands(url: str, names: list[str], table: int, *, register: bool) -> l
     return hands
 
 
+async def _table_on_a(
+    url: str, names: list[str], leases: TableLeases, clients: list[RoomClient]
+) -> tuple[list[Hand], int, Owner]:
+    """Two players register at node A (``url``), quick-seat at one table and watch it; (their
+    hands, the table, A's lease of it). Their clients go into ``clients``. They rebuy
+    automatically: however many games go by, nobody stands up short, and a table of one (the
+    nodes seat no bots) would deal no more."""
+    hands = await _hands(url, names, 0, register=True)
+    clients += [h.client for h in hands]
+    table, _ = await hands[0].client.quick_seat(ROOM, auto_rebuy=True)
+    assert (await hands[1].client.quick_seat(ROOM, auto_rebuy=True))[0] == table
+    for hand in hands:
+        await watch_table(hand.client, table)
+    held = await _owner(leases, table, "a")
+    assert held is not None
+    return hands, table, held
+
+
 async def _log(url: str, table: int) -> list[tuple[int, str, JSON, int]]:
     db = await Database.open(url, migrate=False)
     try:
@@ -138,14 +156,9 @@ async def _pause_and_resume(
     paused = False
     try:
         # A table opened and played on node A.
-        on_a = await _hands(nodes["a"].url, ["sigstop0", "sigstop1"], 0, register=True)
-        clients += [h.client for h in on_a]
-        table, _ = await on_a[0].client.quick_seat(ROOM, auto_rebuy=True)
-        assert (await on_a[1].client.quick_seat(ROOM, auto_rebuy=True))[0] == table
-        for hand in on_a:
-            await watch_table(hand.client, table)
-        held = await _owner(leases, table, "a")
-        assert held is not None
+        on_a, table, held = await _table_on_a(
+            nodes["a"].url, ["sigstop0", "sigstop1"], leases, clients
+        )
         seq = await _play(on_a, table, 6, after=0)
         # What A's state awaits next, as A's player would send it.
         late_hand, late_message = await _next_move(on_a, table, seq)
