@@ -709,15 +709,21 @@ class Hub:
             error.status,
         )
 
-    async def _check_elsewhere(self, account_id: int, table_id: int | None, another: bool) -> None:
+    async def _check_elsewhere(
+        self, account_id: int, table_id: int | None, another: bool,
+        elsewhere: dict[int, JSON] | None = None,
+    ) -> None:  # fmt: skip
         """A seat at a second table only when the player asked for one: a player who went back
         to the lobby with a seat still held must not end up paying at two tables unawares. (A
-        node of several asks the directory: the seat may be at another node's table.)"""
+        node of several asks the directory, unless the caller has just read it: ``elsewhere``;
+        the seat may be at another node's table.)"""
         if another:
             return
         tables = [actor.id for actor in self.seated_at(account_id)]
         if self.directory is not None:
-            tables += list(await self.directory.seats_of(account_id))
+            if elsewhere is None:
+                elsewhere = await self.directory.seats_of(account_id)
+            tables += list(elsewhere)
         for other in sorted(tables):
             if other != table_id:
                 raise RoomError(
@@ -1172,11 +1178,13 @@ class Hub:
             for actor in self.seated_at(account_id):
                 if actor.room.key in rooms and not actor.private:
                     return actor.id, int(actor.seat_of(account_id) or 0)
+            elsewhere: dict[int, JSON] = {}
             if self.directory is not None:
-                for table_id, entry in sorted((await self.directory.seats_of(account_id)).items()):
+                elsewhere = await self.directory.seats_of(account_id)
+                for table_id, entry in sorted(elsewhere.items()):
                     if entry["room"] in rooms and not entry["private"]:
                         return table_id, int(entry["seat"])
-            await self._check_elsewhere(account_id, None, another)
+            await self._check_elsewhere(account_id, None, another, elsewhere)
             chosen = await self._silver_first(account_id, room, twin)
             if self.directory is not None and not self._room_here(chosen):
                 found = await self._seat_elsewhere(account_id, name, chosen, auto_rebuy, held)
