@@ -20,6 +20,8 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import func, select
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.server.clock import FakeClock
@@ -298,6 +300,17 @@ async def test_the_host_header_is_checked(tmp_path: Path) -> None:
         assert (await http.get("/healthz", headers={"Host": "cards.example"})).status_code == 200
         evil = await http.get("/healthz", headers={"Host": "evil.example"})
         assert evil.status_code == 400
+        # The WebSocket too: its handshake is refused before the socket goes to its endpoint (which
+        # skips the router's layers, server/ws.py's DirectSockets, but not this check).
+        port = int(server.url.rsplit(":", 1)[1])
+        async with connect(f"ws://cards.example:{port}/ws", host="127.0.0.1") as allowed_ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                await allowed_ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401  # not signed in
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(f"ws://evil.example:{port}/ws", host="127.0.0.1"):
+                pass
+        assert refused.value.response.status_code == 400
 
 
 @pytest.mark.parametrize(

@@ -82,6 +82,40 @@ async def test_a_refused_websocket_is_closed_with_the_documented_codes(server: R
         assert await _close_code(url, origin="http://evil.example") == 4403
 
 
+async def test_a_socket_is_served_past_the_routers_layers(server: Running) -> None:
+    """A connection's whole life is one ASGI call, and every layer on its way keeps a coroutine
+    alive as long as it is open (server/ws.py, DirectSockets): the endpoint is called by the
+    middleware right inside the host check, with no router, route or exception-handling layer
+    of the framework in between."""
+    async with RoomClient(server.url) as client:
+        await client.guest()
+        await client.connect()
+        assert (await client.send({"type": "ping"}))["type"] == "pong"
+        chains = [_awaited_chain(task) for task in asyncio.all_tasks()]
+        [chain] = [c for c in chains if "websocket_endpoint" in c]
+        above = chain[: chain.index("websocket_endpoint")]
+        assert above[-1] == "DirectSockets.__call__", chain
+        layers = {
+            "Router",
+            "APIRouter",
+            "WebSocketRoute",
+            "ExceptionMiddleware",
+            "websocket_session",
+        }
+        assert not [name for name in above if name.split(".")[0] in layers], chain
+        assert not [name for name in above if "handling_exceptions" in name], chain
+
+
+def _awaited_chain(task: asyncio.Task[Any]) -> list[str]:
+    """The qualified names of a task's coroutines, from its own down to the innermost awaited."""
+    names = []
+    coroutine: Any = task.get_coro()
+    while coroutine is not None and hasattr(coroutine, "cr_code"):
+        names.append(coroutine.cr_code.co_qualname)
+        coroutine = coroutine.cr_await
+    return names
+
+
 # --- (b) one error shape for every refusal -------------------------------------------------------
 
 

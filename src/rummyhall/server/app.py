@@ -191,12 +191,12 @@ def create_app(
     app.state.sockets = OpenSockets()
     app.state.signed_in = SignedIn()
     app.state.auth_limits = api.AuthLimits(settings, clock)
+    app.add_middleware(ws.DirectSockets)  # (the first added: inside the host check below)
     if "*" not in settings.allowed_hosts:
         # A Host header we do not serve is refused (400) before any route: DNS rebinding (a page
         # on evil.example whose name points at 127.0.0.1) cannot talk to the room as its own site.
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.trusted_hosts)
     app.include_router(api.router)
-    app.include_router(ws.router)
 
     def _error(status: int, code: str, message: str) -> JSONResponse:
         metrics.error(code)

@@ -20,8 +20,9 @@ from collections.abc import Coroutine
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rummyhall.games.protocol import GameError
 from rummyhall.server.api import account_of
@@ -35,7 +36,8 @@ from rummyhall.server.wire import Act, ClientMessage, Leave, Ping, Sit, Unwatch,
 
 log = logging.getLogger(__name__)
 
-router = APIRouter()
+PATH = "/ws"
+"""Where the room's WebSocket is served."""
 
 _MESSAGES: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -195,7 +197,31 @@ def error(code: str, message: str, **extra: Any) -> str:
     return orjson.dumps({"type": "error", "code": code, "message": message, **extra}).decode()
 
 
-@router.websocket("/ws")
+class DirectSockets:
+    """ASGI middleware that hands a WebSocket at :data:`PATH` straight to its endpoint, past the
+    framework's inner layers (exception handlers, dependency exit stack, router, route).
+
+    A connection's whole life is one ASGI call, and every layer it passes through keeps a
+    coroutine with its frame, cells and locals alive for as long as the socket is open: through
+    the full stack, some 25 coroutines and 200 objects the cycle collector tracks per socket.
+    With thousands of sockets those make most of the room's long-lived objects, and every
+    collection of the older generations walks all of them: a full collection at a thousand tables
+    (5,200 sockets) stalled every table for about a second. None of those layers does anything
+    for this endpoint: it has no dependencies, raises no HTTP errors, and handles its own.
+
+    Installed inside the trusted-host check (the Host header is refused before the socket is
+    accepted, as for any request), and outside everything else."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == PATH:
+            await websocket_endpoint(WebSocket(scope, receive, send))
+        else:
+            await self.app(scope, receive, send)
+
+
 async def websocket_endpoint(websocket: WebSocket) -> None:
     app = websocket.app
     hub: Hub = app.state.hub
