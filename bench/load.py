@@ -777,7 +777,7 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
     print(f"  in the table task (apply + durable commit): p50 "
           f"{_bucket_percentile(hist_before, hist_after, 0.5)}, p99 "
           f"{_bucket_percentile(hist_before, hist_after, 0.99)}")  # fmt: skip
-    print("  " + _gc_pauses(_delta(before, after), window))
+    print("  " + _gc_pauses(_delta(before, after), window, after))
     print(f"  baseline bare WebSocket echo round trip: p50 {e50:.2f} ms, p99 {e99:.2f} ms   "
           f"ratio p50 {p50 / e50:.1f}x, p99 {p99 / e99:.1f}x")  # fmt: skip
     if not args.url:
@@ -975,9 +975,10 @@ def _buckets(nodes: list[dict[str, float]]) -> dict[float, float]:
     return buckets
 
 
-def _gc_pauses(delta: dict[str, float], window: float) -> str:
+def _gc_pauses(delta: dict[str, float], window: float, after: list[dict[str, float]]) -> str:
     """The server's cycle-collector pauses over the window (all nodes): each stalls every table
-    of its process, so they are the first suspect for a tail."""
+    of its process, so they are the first suspect for a tail; and the objects kept out of its
+    sight at the end (server/collector.py)."""
     parts = []
     for generation in ("0", "1", "2"):
         label = f'generation="{generation}"'
@@ -988,9 +989,10 @@ def _gc_pauses(delta: dict[str, float], window: float) -> str:
                 f"generation {generation} {count:,.0f} ({total * 1000 / count:.1f} ms each)"
             )
     share = sum(v for k, v in delta.items() if k.startswith("rummyhall_gc_pause_seconds_sum"))
+    frozen = sum(node.get("rummyhall_gc_frozen_objects", 0.0) for node in after)
     return (
         f"cycle collector pauses (server): {', '.join(parts) or 'none'}; "
-        f"{share / window * 100:.1f}% of the window"
+        f"{share / window * 100:.1f}% of the window; {frozen:,.0f} objects frozen at its end"
     )
 
 

@@ -66,6 +66,9 @@ def fast_settings(data_dir: Path, database_url: str, **changes: Any) -> Settings
         # room gives (100 silver, 1,000 gold) has tests of its own (test_server_gold.py).
         starting_silver=10_000,
         starting_gold=0,
+        # The collector's freezes act on the whole process, here the test run's: they have tests
+        # of their own (test_server_cycles.py), and the other tests' servers leave it alone.
+        gc_freeze_ms=0,
     )
     return replace(settings, **changes)
 

@@ -74,6 +74,35 @@ def _apportion(total: int, weights: Sequence[int]) -> list[int]:
     return shares
 
 
+def _round_up(
+    remainders: Sequence[tuple[int, int, int]],
+    rows: list[int],
+    cols: list[int],
+    picked: list[tuple[int, int]],
+    start: int,
+    left: int,
+) -> bool:
+    """Pick ``left`` cells (i, j) of ``remainders`` from ``start`` on, largest remainder first,
+    to round up by one chip each, so that every row and column gets exactly its ``rows[i]`` and
+    ``cols[j]`` more (both updated, and ``picked`` extended, when it succeeds). A function of its
+    own, not a closure: a closure that calls itself holds itself through its cell, a reference
+    cycle per settled game for the cycle collector to find."""
+    if left == 0:
+        return True
+    for index in range(start, len(remainders)):
+        _, i, j = remainders[index]
+        if rows[i] and cols[j]:
+            rows[i] -= 1
+            cols[j] -= 1
+            picked.append((i, j))
+            if _round_up(remainders, rows, cols, picked, index + 1, left - 1):
+                return True
+            rows[i] += 1
+            cols[j] += 1
+            picked.pop()
+    return False
+
+
 def attribute(nets: Mapping[K, int]) -> list[tuple[K, K, int]]:
     """Who paid whom in one game, from each participant's net (chips won, or lost if negative),
     by the rule in the module docstring. ``nets`` in seat order (ties go to the earlier); returns
@@ -98,26 +127,9 @@ def attribute(nets: Mapping[K, int]) -> list[tuple[K, K, int]]:
                 remainders.append((-remainder, i, j))
     remainders.sort()
     picked: list[tuple[int, int]] = []
-
-    def search(start: int, left: int) -> bool:
-        if left == 0:
-            return True
-        for index in range(start, len(remainders)):
-            _, i, j = remainders[index]
-            if rows[i] and cols[j]:
-                rows[i] -= 1
-                cols[j] -= 1
-                picked.append((i, j))
-                if search(index + 1, left - 1):
-                    return True
-                rows[i] += 1
-                cols[j] += 1
-                picked.pop()
-        return False
-
     # One rounding that meets every total exists (the unrounded shares are one, and a flow
     # problem with whole capacities has a whole solution), so the search finds it.
-    found = search(0, sum(rows))
+    found = _round_up(remainders, rows, cols, picked, 0, sum(rows))
     assert found, "no exact rounding (cannot happen)"
     for i, j in picked:
         amounts[i][j] += 1

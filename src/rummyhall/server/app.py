@@ -30,6 +30,7 @@ from rummyhall.economy.rooms import Rooms
 from rummyhall.games.protocol import GameError
 from rummyhall.server import api, ws
 from rummyhall.server.clock import Clock, SystemClock
+from rummyhall.server.collector import Collector
 from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.metrics import Metrics
@@ -161,12 +162,15 @@ def create_app(
         app.state.admin_token = admin_token(settings.data_dir)
         await hub.start()
         metrics.watch_gc()
+        collector = Collector(clock, settings.gc_freeze_ms, settings.gc_full_ms)
+        collector.start()
         purging = _purge_sessions_periodically(db, clock, settings.session_purge_ms)
         rolling = _roll_seasons_periodically(db, clock, settings)
         _dump_tasks_on_signal()
         try:
             yield
         finally:
+            collector.stop()
             metrics.unwatch_gc()
             await purging.stop()
             await rolling.stop()

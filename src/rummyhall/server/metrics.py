@@ -59,6 +59,12 @@ class Metrics:
         # allocate) inside a collection.
         self._gc_pauses = tuple(self.gc_pauses.labels(generation=str(g)) for g in range(3))
         self._gc_started = 0.0
+        self.gc_frozen = Gauge(
+            "rummyhall_gc_frozen_objects",
+            "Objects kept out of the cycle collector's sight (server/collector.py)",
+            registry=self.registry,
+        )
+        self.gc_frozen.set_function(gc.get_freeze_count)
 
     def watch_gc(self) -> None:
         """Time the cycle collector's pauses from now on (until :meth:`unwatch_gc`)."""

@@ -106,10 +106,10 @@ def serve(
         print(f"rummyhall serve: {problem}", file=sys.stderr)
         return 2
     import dataclasses
-    import gc
 
     import uvicorn
 
+    from rummyhall.server import collector
     from rummyhall.server.app import create_app
     from rummyhall.server.settings import LOCAL_HOSTS, Settings
     from rummyhall.server.socket_protocol import RoomWebSocketProtocol
@@ -142,11 +142,8 @@ def serve(
     )
     if not auth_limits:
         settings = dataclasses.replace(settings, **UNLIMITED_SIGN_IN)
-    # A busy room holds many long-lived objects (connections, games, views). With the default
-    # thresholds the cycle collector runs every 700 allocations and its older generations walk all
-    # of them, stalling every table at once; the room makes few reference cycles, so collecting
-    # far less often costs little memory and saves CPU and latency spikes.
-    gc.set_threshold(50_000, 50, 100)
+    # The cycle collector's thresholds for a busy room (server/collector.py).
+    collector.tune()
     # The SQLite commit thread (Database.write) needs the GIL back after each fsync; with the
     # event loop busy it would wait out the default 5 ms switch interval every time.
     sys.setswitchinterval(0.0002)

@@ -88,6 +88,11 @@ class Settings:
     """How often expired login sessions are deleted."""
     league_check_ms: int = 60_000
     """How often the server looks for a league season that has ended and settles it."""
+    gc_freeze_ms: int = 2_000
+    """How often the young objects still alive are frozen out of the cycle collector's sight
+    (server/collector.py); 0: never."""
+    gc_full_ms: int = 3_600_000
+    """How often everything is unfrozen and collected once (the one long pause of the collector)."""
     league_rules: LeagueRules = RULES
     """How the leagues promote and relegate (docs/rules/room.md has the defaults)."""
     tables_per_account: int = 3

@@ -58,6 +58,15 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][SEND_NOW] = self.send_now
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # The scope holds the protocol (through the bound method) and the protocol its scope: a
+        # reference cycle that would outlive the connection until the cycle collector came by
+        # (server/collector.py keeps long-lived objects out of its sight for a while).
+        scope = self.__dict__.get("scope")
+        if scope is not None:
+            scope["extensions"].pop(SEND_NOW, None)
+
     def send_now(self, payload: bytes) -> bool:
         """Write a text message's frame to the socket's buffer at once, and say True; or, if
         that may not be done now (the socket's buffer full, the connection closing or closed,

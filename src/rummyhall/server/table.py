@@ -217,7 +217,13 @@ class TableActor:
             raise RoomError("table_closed", "this table has closed")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Command(run, done))
-        return await done
+        try:
+            return await done
+        finally:
+            # A refusal raised here holds this frame in its traceback, and the frame the future
+            # that holds the refusal: a ring per refusal for the cycle collector (as asyncio's
+            # own code does, the reference is dropped).
+            del done
 
     async def _run(self) -> None:
         self._set_timer()
@@ -287,7 +293,9 @@ class TableActor:
             self._timer.cancel()
         self._timer, self._timer_at = None, due
         if due is not None:
-            self._timer = self.clock.call_at(due, lambda: self._queue.put_nowait(None))
+            # The queue's own method, not a closure over the actor: the actor holds its timer,
+            # and a timer holding the actor would make a ring the cycle collector must free.
+            self._timer = self.clock.call_at(due, partial(self._queue.put_nowait, None))
 
     # --- the log ------------------------------------------------------------------------------
 
