@@ -6,8 +6,8 @@ docs/operations.md, "The cycle collector"):
 
 - the room holds some 750,000 objects the collector tracks, nearly all of them alive for
   minutes or hours: its tables, connections and their coroutines;
-- steady play makes no reference cycles at all (none in 40 s of play at 1,000 tables), and a
-  closed socket of ours leaves none (tests/server/test_server_cycles.py);
+- steady play makes no reference cycles at all (none in 40 s of play at 1,000 tables), nor
+  does a closed socket, a closed table or a refusal (tests/server/test_server_cycles.py);
 - yet every collection of the older generations walks every one of those objects, with every
   table stopped: 0.6 s for a full collection at 1,000 tables.
 
