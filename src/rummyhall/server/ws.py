@@ -209,8 +209,9 @@ class DirectSockets:
     (5,200 sockets) stalled every table for about a second. None of those layers does anything
     for this endpoint: it has no dependencies, raises no HTTP errors, and handles its own.
 
-    Installed inside the trusted-host check (the Host header is refused before the socket is
-    accepted, as for any request), and outside everything else."""
+    Added to the app before the trusted-host check, so that the check (a Host header we do not
+    serve is refused before the socket is accepted, as for any request) and the framework's
+    outermost layers still come first; only what lies after it is skipped."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
