@@ -9,7 +9,7 @@ import io
 import logging
 import secrets
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated
@@ -35,6 +35,7 @@ from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub
 from rummyhall.server.metrics import Metrics
 from rummyhall.server.open_sockets import OpenSockets
+from rummyhall.server.periodic import Periodic
 from rummyhall.server.settings import Settings
 from rummyhall.server.signed_in import SignedIn
 from rummyhall.store import accounts as store_accounts
@@ -89,37 +90,7 @@ def _dump_tasks_on_signal() -> None:
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, dump)
 
 
-class _Periodic:
-    """A job run every ``every_ms`` on the server's clock (so tests drive it with a fake one)."""
-
-    def __init__(self, clock: Clock, every_ms: int, job: Callable[[], Awaitable[None]]) -> None:
-        self.clock = clock
-        self.job = job
-        self.task: asyncio.Task[None] | None = None
-        self.every_ms = max(1_000, every_ms)  # never a busy loop of jobs, whatever is set
-        self.timer = clock.call_at(clock.now() + self.every_ms, self._fire)
-
-    def _fire(self) -> None:
-        if self.task is None or self.task.done():  # never two at once on a slow database
-            self.task = asyncio.create_task(self._run())
-        self.timer = self.clock.call_at(self.clock.now() + self.every_ms, self._fire)
-
-    async def _run(self) -> None:
-        try:
-            await self.job()
-        except Exception:
-            log.exception("periodic job failed; it runs again next time")
-
-    async def stop(self) -> None:
-        self.timer.cancel()
-        if self.task is not None:
-            # Waited for: the database closes next, and the job must not outlive it.
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-
-def _purge_sessions_periodically(db: Database, clock: Clock, every_ms: int) -> _Periodic:
+def _purge_sessions_periodically(db: Database, clock: Clock, every_ms: int) -> Periodic:
     """Expired sessions are useless (they no longer sign anyone in) but would pile up forever."""
 
     async def purge() -> None:
@@ -128,10 +99,10 @@ def _purge_sessions_periodically(db: Database, clock: Clock, every_ms: int) -> _
         if purged:
             log.info("purged %d expired sessions", purged)
 
-    return _Periodic(clock, every_ms, purge)
+    return Periodic(clock, every_ms, purge)
 
 
-def _roll_seasons_periodically(db: Database, clock: Clock, settings: Settings) -> _Periodic:
+def _roll_seasons_periodically(db: Database, clock: Clock, settings: Settings) -> Periodic:
     """Settle the league seasons that have ended (economy/rollover.py: once, whichever server
     process gets there first)."""
 
@@ -142,7 +113,7 @@ def _roll_seasons_periodically(db: Database, clock: Clock, settings: Settings) -
                 rolled.season, rolled.players, rolled.moved, rolled.prizes,
             )  # fmt: skip
 
-    return _Periodic(clock, settings.league_check_ms, roll)
+    return Periodic(clock, settings.league_check_ms, roll)
 
 
 def create_app(
@@ -170,7 +141,7 @@ def create_app(
         try:
             yield
         finally:
-            collector.stop()
+            await collector.stop()
             metrics.unwatch_gc()
             await purging.stop()
             await rolling.stop()

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import gc
 
-from rummyhall.server.clock import Cancellable, Clock
+from rummyhall.server.clock import Clock
+from rummyhall.server.periodic import Periodic
 
 YOUNG_THRESHOLD = 10_000
 """Net allocations between two automatic collections of the young generation: they come when
@@ -60,20 +61,20 @@ class Collector:
         self.freezes = 0
         self.full_collections = 0
         self.last_full_ms = clock.now()
-        self._timer: Cancellable | None = None
+        self._periodic: Periodic | None = None
 
     def start(self) -> None:
         if self.freeze_ms > 0:
-            self._timer = self.clock.call_at(self.clock.now() + self.freeze_ms, self._tick)
+            self._periodic = Periodic(self.clock, self.freeze_ms, self._tick)
 
-    def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+    async def stop(self) -> None:
+        if self._periodic is not None:
+            await self._periodic.stop()
+            self._periodic = None
         if self.freezes:
             gc.unfreeze()
 
-    def _tick(self) -> None:
+    async def _tick(self) -> None:
         now = self.clock.now()
         if now - self.last_full_ms >= self.full_ms:
             gc.unfreeze()
@@ -84,4 +85,3 @@ class Collector:
             gc.collect(1)
         gc.freeze()
         self.freezes += 1
-        self._timer = self.clock.call_at(self.clock.now() + self.freeze_ms, self._tick)
