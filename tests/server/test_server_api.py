@@ -44,6 +44,7 @@ async def test_health_openapi_and_metrics(server: Running) -> None:
         gc.collect()
         metrics = (await http.get("/metrics", headers={"Authorization": f"Bearer {token}"})).text
         assert 'rummyhall_gc_pause_seconds_count{generation="2"}' in metrics
+        assert "rummyhall_gc_frozen_objects" in metrics  # (0 here: the test servers freeze nothing)
 
 
 def test_gc_pauses_are_timed_only_while_watched() -> None:
