@@ -37,9 +37,9 @@ import sqlite3
 import stat
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, TypeVar
@@ -60,6 +60,7 @@ from sqlalchemy.util import await_
 
 from rummyhall.store.bulk import BulkError, Step, check_rows, run_steps, sqlite_value
 from rummyhall.store.checkpoints import NO_AUTOCHECKPOINT, Checkpointer
+from rummyhall.store.commit_thread import CommitThread, settle
 
 DEFAULT_DATA_DIR = Path(os.environ.get("RUMMYHALL_DATA", "data"))
 """Where ``rummyhall serve`` and ``rummyhall audit`` find the SQLite file unless told otherwise."""
@@ -198,7 +199,7 @@ class Database:
         self._write_lock = _WriteLock()
         # SQLite: a plain engine and one thread for write() (see the module's docstring).
         self._batch_engine = batch_engine
-        self._batch_thread: ThreadPoolExecutor | None = None
+        self._batch_thread: CommitThread | None = None
         self._raw: sqlite3.Connection | None = None
         """The table writer's own sqlite3 connection (write_steps), opened on first use."""
         self._pg: tuple[AsyncConnection, Any] | None = None
@@ -211,7 +212,7 @@ class Database:
             if batch_engine is not None:
                 _install_sqlite_hooks(batch_engine)
                 event.listen(batch_engine, "connect", _no_busy_wait)
-                self._batch_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-commit")
+                self._batch_thread = CommitThread()
                 # The write-ahead log is checkpointed by a thread of its own, not inside a
                 # commit (store/checkpoints.py).
                 path = batch_engine.url.database
@@ -344,7 +345,7 @@ class Database:
             self._write_lock.release()
             raise
 
-        def release(_: object) -> None:
+        def release(*_: object) -> None:
             self._write_lock.release()
 
         try:
@@ -359,12 +360,12 @@ class Database:
                 # it on the thread, as the loop must not wait with it.
                 conn.close()
                 conn = self._batch_engine.connect()
-                transaction = await loop.run_in_executor(thread, _begin_waiting, conn)
+                transaction = await thread.run(partial(_begin_waiting, conn))
             result = work(conn)
         except asyncio.CancelledError:
             # Cancelled while the BEGIN may still be running there: close the connection on the
             # same thread, after it, so that it never goes back to the pool inside a transaction.
-            loop.run_in_executor(thread, conn.close).add_done_callback(release)
+            thread.post(conn.close, release, loop)
             raise
         except BaseException:
             # The BEGIN failed (the other process kept its lock) or the work raised: roll back
@@ -376,19 +377,24 @@ class Database:
                 self._write_lock.release()
             raise
 
-        def commit() -> _T:
+        def commit() -> None:
             try:
                 transaction.commit()
             finally:
                 conn.close()  # (rolls back what did not commit)
-            if on_commit is not None:
-                loop.call_soon_threadsafe(on_commit, result)
-            return result
 
-        done = loop.run_in_executor(thread, commit)
-        # The lock goes back when the commit is done, even if we are cancelled before that.
-        done.add_done_callback(release)
-        return await asyncio.shield(done)
+        done: asyncio.Future[_T] = loop.create_future()
+
+        def committed(_: None, error: BaseException | None) -> None:
+            # In the loop, once: the lock goes back (even if our waiter was cancelled), then
+            # on_commit and the waiter hear of it.
+            self._write_lock.release()
+            if error is None and on_commit is not None:
+                on_commit(result)
+            settle(done, result, error)
+
+        thread.post(commit, committed, loop)
+        return await done
 
     async def write_steps(
         self, steps: Sequence[Step], on_commit: Callable[[], None] | None = None
@@ -414,7 +420,7 @@ class Database:
         thread = self._batch_thread
         await self._write_lock.acquire()
 
-        def release(_: object) -> None:
+        def release(*_: object) -> None:
             self._write_lock.release()
 
         try:
@@ -425,13 +431,13 @@ class Database:
                 if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
                     raise
                 # Another process is writing: wait for it on the thread (as write() does).
-                await loop.run_in_executor(thread, _begin_raw_waiting, raw)
+                await thread.run(partial(_begin_raw_waiting, raw))
             for step in steps:
                 values = {name: sqlite_value(value) for name, value in step.values.items()}
                 check_rows(step, raw.execute(step.statement.sqlite, values).rowcount)
         except asyncio.CancelledError:
             # Cancelled while the BEGIN may still run on the thread: roll back after it, there.
-            loop.run_in_executor(thread, _rollback_raw, self._raw).add_done_callback(release)
+            thread.post(partial(_rollback_raw, self._raw), release, loop)
             raise
         except BaseException:
             try:
@@ -446,12 +452,19 @@ class Database:
             except BaseException:
                 _rollback_raw(raw)
                 raise
-            if on_commit is not None:
-                loop.call_soon_threadsafe(on_commit)
 
-        done = loop.run_in_executor(thread, commit)
-        done.add_done_callback(release)
-        await asyncio.shield(done)
+        done: asyncio.Future[None] = loop.create_future()
+
+        def committed(_: None, error: BaseException | None) -> None:
+            # One callback in the loop for the whole commit (store/commit_thread.py): the lock
+            # goes back (even if our waiter was cancelled), then the tables hear of it.
+            self._write_lock.release()
+            if error is None and on_commit is not None:
+                on_commit()
+            settle(done, None, error)
+
+        thread.post(commit, committed, loop)
+        await done
 
     async def _write_steps_pg(self, steps: Sequence[Step]) -> None:
         # Straight to asyncpg on a connection of the writer's own: one round trip a statement,
@@ -510,7 +523,7 @@ class Database:
                 await self._pg[0].close()
             self._pg = None
         if self._batch_thread is not None:
-            self._batch_thread.shutdown(wait=True)
+            self._batch_thread.stop()
             self._batch_thread = None
         if self._checkpointer is not None:
             self._checkpointer.stop()
