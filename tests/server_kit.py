@@ -353,7 +353,7 @@ async def my_turn(client: RoomClient, table: int, server: Running) -> dict[str, 
             f"not our turn: seats {actor.seats}, game {actor.game_no} "
             f"awaits {game and game.awaited()}, over {game and game.over}, "
             f"last actions {game and game.log[-3:]}, dues {actor._dues}, "
-            f"timer at {actor._timer_at} (now {actor.clock.now()}), queue {actor._queue.qsize()}, "
+            f"timer at {actor._timer_at} (now {actor.clock.now()}), queue {len(actor._pending)}, "
             f"stuck {actor.stuck}, seq {actor.seq}, client saw "
             f"{client.tables.get(table, {}).get('seq')}"
         ) from None

@@ -22,7 +22,8 @@ import contextlib
 import logging
 import random
 import time
-from collections import OrderedDict
+import weakref
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -183,8 +184,12 @@ class TableActor:
         self._dues = _Dues()
         # Only the bots' pace; nothing that is dealt.
         self._rng = random.Random(table_id)  # noqa: S311
-        self._queue: asyncio.Queue[_Command | None] = asyncio.Queue()
-        """Commands, and None for a tick of the timer."""
+        self._pending: deque[_Command | None] = deque()
+        """Commands, and None for a tick of the timer, in the order they came."""
+        self._name = f"table-{table_id}"
+        # The timer's callback reaches the actor through a weak reference: the actor holds its
+        # timer, and a timer holding the actor would make a ring the cycle collector must free.
+        self._on_timer = partial(_tick, weakref.ref(self))
         self._timer: Cancellable | None = None
         self._timer_at: int | None = None
         self._task: asyncio.Task[None] | None = None
@@ -198,16 +203,17 @@ class TableActor:
 
     def start(self) -> None:
         self._schedule()
-        self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        self._set_timer()
 
     async def stop(self) -> None:
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
-        if self._task is not None and self._task is not asyncio.current_task():
-            self._task.cancel()
+        task = self._task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
         self._task = None
         self._answer_pending()
 
@@ -216,7 +222,7 @@ class TableActor:
         if self.closed:
             raise RoomError("table_closed", "this table has closed")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Command(run, done))
+        self._push(_Command(run, done))
         try:
             return await done
         finally:
@@ -225,62 +231,80 @@ class TableActor:
             # own code does, the reference is dropped).
             del done
 
+    def _push(self, command: _Command | None) -> None:
+        """Queue a command (None: a tick of the timer) and make sure a task runs the queue."""
+        self._pending.append(command)
+        if self._task is None and not self.closed:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=self._name)
+
     async def _run(self) -> None:
-        self._set_timer()
-        while not self.closed:
-            command = await self._queue.get()
-            try:
-                if command is None:  # a tick of the timer: act if something is due by now
-                    due = self._next_due()
-                    self._timer_at = None
-                    if due is None or due > self.clock.now():
-                        continue
-                    await self._on_due()
-                    self._failures = 0
-                else:
-                    result = await command.run()
-                    if not command.done.done():
-                        command.done.set_result(result)
-            except asyncio.CancelledError:
-                # Stopped (the server stops, or another node took the table over): whoever
-                # waits for this command is told rather than left waiting.
-                if command is not None and not command.done.done():
-                    command.done.set_exception(_closed())
-                raise
-            except StaleLease:
-                # The database refused our write: another node has taken the table over. The
-                # state in memory is not the table's any more; stop (the hub drops the table).
-                log.warning("table %s: another node runs it now; stopping", self.id)
-                self.closed = True
-                if command is not None and not command.done.done():
-                    command.done.set_exception(_table_moved())
-            except Exception as error:
-                if command is not None and not command.done.done():
-                    command.done.set_exception(error)
-                if command is None:
-                    self._failures += 1
-                    self.stuck = self._failures >= 3
-                if not isinstance(error, RoomError | GameError):
-                    # A bug or a storage failure: the state in memory may be ahead of the log.
-                    log.exception("table %s: unexpected error; reloading from the log", self.id)
-                    try:
-                        await self._reload()
-                    except Exception:
-                        log.exception("table %s: reload failed; the table stops", self.id)
-                        self.closed = True
-                        self.stuck = True
-                elif command is None:
-                    log.warning("table %s: own move failed: %s", self.id, error)
-            finally:
-                self._schedule()
-                self._set_timer()
-        # Closed (everyone left, or nobody ever sat down): commands that arrived meanwhile get
-        # an answer instead of waiting for ever.
-        self._answer_pending()
+        """Run the queued commands in order, then end: a table waits for its next command with
+        no task at all, so nothing of it is alive between moves but its state (see the module's
+        docstring)."""
+        pending = self._pending
+        try:
+            while pending and not self.closed:
+                await self._execute(pending.popleft())
+        finally:
+            # (no await since the queue was last seen empty: a command pushed after this point
+            # starts a task of its own)
+            if self._task is asyncio.current_task():
+                self._task = None
+        if self.closed:
+            # Closed (everyone left, or nobody ever sat down): commands that arrived meanwhile
+            # get an answer instead of waiting for ever.
+            self._answer_pending()
+
+    async def _execute(self, command: _Command | None) -> None:
+        try:
+            if command is None:  # a tick of the timer: act if something is due by now
+                due = self._next_due()
+                self._timer_at = None
+                if due is None or due > self.clock.now():
+                    return
+                await self._on_due()
+                self._failures = 0
+            else:
+                result = await command.run()
+                if not command.done.done():
+                    command.done.set_result(result)
+        except asyncio.CancelledError:
+            # Stopped (the server stops, or another node took the table over): whoever
+            # waits for this command is told rather than left waiting.
+            if command is not None and not command.done.done():
+                command.done.set_exception(_closed())
+            raise
+        except StaleLease:
+            # The database refused our write: another node has taken the table over. The
+            # state in memory is not the table's any more; stop (the hub drops the table).
+            log.warning("table %s: another node runs it now; stopping", self.id)
+            self.closed = True
+            if command is not None and not command.done.done():
+                command.done.set_exception(_table_moved())
+        except Exception as error:
+            if command is not None and not command.done.done():
+                command.done.set_exception(error)
+            if command is None:
+                self._failures += 1
+                self.stuck = self._failures >= 3
+            if not isinstance(error, RoomError | GameError):
+                # A bug or a storage failure: the state in memory may be ahead of the log.
+                log.exception("table %s: unexpected error; reloading from the log", self.id)
+                try:
+                    await self._reload()
+                except Exception:
+                    log.exception("table %s: reload failed; the table stops", self.id)
+                    self.closed = True
+                    self.stuck = True
+            elif command is None:
+                log.warning("table %s: own move failed: %s", self.id, error)
+        finally:
+            self._schedule()
+            self._set_timer()
 
     def _answer_pending(self) -> None:
-        while not self._queue.empty():
-            pending = self._queue.get_nowait()
+        while self._pending:
+            pending = self._pending.popleft()
             if pending is not None and not pending.done.done():
                 pending.done.set_exception(_closed())
 
@@ -293,9 +317,7 @@ class TableActor:
             self._timer.cancel()
         self._timer, self._timer_at = None, due
         if due is not None:
-            # The queue's own method, not a closure over the actor: the actor holds its timer,
-            # and a timer holding the actor would make a ring the cycle collector must free.
-            self._timer = self.clock.call_at(due, partial(self._queue.put_nowait, None))
+            self._timer = self.clock.call_at(due, self._on_timer)
 
     # --- the log ------------------------------------------------------------------------------
 
@@ -1165,7 +1187,7 @@ class TableActor:
 
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         done.add_done_callback(lambda future: future.cancelled() or future.exception())
-        self._queue.put_nowait(_Command(command, done))
+        self._push(_Command(command, done))
 
     def info(self) -> JSON:
         """The public state of the table around the game: seats, stacks, the pot, the game."""
@@ -1288,6 +1310,14 @@ class BotSeats(Protocol):
     async def take(self, chips: int, currency: Currency = CHIPS) -> Occupant: ...
 
     def release(self, account_id: int) -> None: ...
+
+
+def _tick(actor_ref: weakref.ref[TableActor]) -> None:
+    """A table's timer fired: a tick on its queue (see :meth:`TableActor._set_timer`)."""
+    actor = actor_ref()
+    if actor is not None:
+        actor._timer = None  # (fired: nothing to cancel)
+        actor._push(None)
 
 
 def _closed() -> RoomError:
