@@ -1,9 +1,14 @@
-"""A live table: one asyncio task that owns the table's state and is its only writer (DESIGN.md,
+"""A live table: an actor that owns the table's state and is its only writer (DESIGN.md,
 "The server").
 
 Everything that changes a table arrives as a command on the actor's queue: people sitting down
 and leaving, game actions, watchers coming and going, and the actor's own timers (turn deadlines,
-bots' moves, the next deal, the next game). For each change the actor
+bots' moves, the next deal, the next game). The commands run one at a time, in the order they
+came, in the table's own task: one is started when a command arrives and none is running, and
+it ends when the queue is empty. So a table between moves (most of them, most of the time: people
+think for seconds) keeps nothing alive but its state, not a task waiting on a queue with its
+coroutine and future, which the cycle collector would walk (server/collector.py). For each
+change the actor
 
 1. checks it (the engine validates game actions; nothing changes if it refuses),
 2. appends it to the table's log, with the chips it moves and, when a game ends, the game's
