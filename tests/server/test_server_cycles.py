@@ -107,16 +107,25 @@ async def test_the_collector_freezes_survivors_and_collects_everything_now_and_t
         del ring
         gc.collect()
         assert alive() is not None  # frozen: out of the collector's sight
+        # A ring made between two freezes is freed by the next one, not by an automatic
+        # collection (they are off while the collector runs: the freezes do their work).
+        young = _Ring()
+        young_alive = weakref.ref(young)
+        del young
+        kept = [[] for _ in range(50_000)]  # more than enough to start an automatic collection
+        assert young_alive() is not None and not gc.isenabled()
+        del kept
         clock.advance(60_000)
         await _tick_ran()
-        assert collector.freezes == 2 and alive() is not None
+        assert collector.freezes == 2 and alive() is not None and young_alive() is None
         clock.advance(60_000)  # 180 s since the start: everything is collected once
         await _tick_ran()
         assert (collector.freezes, collector.full_collections) == (3, 1)
         assert alive() is None
     finally:
         await collector.stop()
-    assert gc.get_freeze_count() == 0  # the process's collector as it was
+    # The process's collector as it was: nothing frozen, automatic collections on.
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
 
 
 async def test_no_freezing_when_switched_off() -> None:
@@ -125,5 +134,6 @@ async def test_no_freezing_when_switched_off() -> None:
     collector.start()
     clock.advance(10 * 3_600_000)
     await _tick_ran()
+    assert gc.isenabled()  # the automatic collections go on
     await collector.stop()
-    assert (collector.freezes, gc.get_freeze_count()) == (0, 0)
+    assert (collector.freezes, gc.get_freeze_count(), gc.isenabled()) == (0, 0, True)
