@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import resource
 import sqlite3
 import sys
@@ -57,7 +58,9 @@ class Figures:
         )
 
 
-async def _room(folder: Path, actions: int, tables_count: int, burst: bool) -> Figures:
+async def _room(
+    folder: Path, actions: int, tables_count: int, burst: bool, rate: float = 0.0
+) -> Figures:
     db = await Database.open(default_url(folder))
     try:
         async with db.transaction() as session:
@@ -75,8 +78,12 @@ async def _room(folder: Path, actions: int, tables_count: int, burst: bool) -> F
         try:
             per_table = actions // tables_count
 
+            pace = random.Random(2026)
+
             async def play(table: int) -> None:
                 for seq in range(1, per_table + 1):
+                    if rate:  # a player thinks (on average tables/rate seconds a move)
+                        await asyncio.sleep(pace.expovariate(rate / tables_count))
                     await writer.write(
                         entry=LogEntry(table, seq, "act", {"seat": 1, "action": "chaal"}, seq),
                         transfer=Transfer(
@@ -89,7 +96,7 @@ async def _room(folder: Path, actions: int, tables_count: int, burst: bool) -> F
 
             commits_before, switches = writer.commits, _switches()
             cpu, wall = time.process_time(), time.perf_counter()
-            if burst:
+            if burst or rate:
                 await asyncio.gather(*(play(table) for table in ids))
             else:
                 for table in ids:  # one action at a time: every commit alone
@@ -129,6 +136,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=2000)
     parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=500.0, help="actions/s of the paced run")
     args = parser.parse_args()
     # As `rummyhall serve` does (server/run.py): the commit thread gets the interpreter back soon.
     sys.setswitchinterval(0.0002)
@@ -138,9 +146,13 @@ def main() -> int:
         bare = _bare(folder, args.actions)
         alone = uvloop.run(_room(folder / "alone", args.actions, args.tables, burst=False))
         burst = uvloop.run(_room(folder / "burst", args.actions, args.tables, burst=True))
+        paced = uvloop.run(
+            _room(folder / "paced", args.actions, args.tables, burst=False, rate=args.rate)
+        )
     print(bare.line("baseline: bare sqlite3, one thread"))
     print(alone.line("room writer, each action alone"))
     print(burst.line(f"room writer, {args.tables} tables at once"))
+    print(paced.line(f"room writer, {args.rate:.0f} actions/s"))
     ratio = (alone.cpu / alone.actions) / (bare.cpu / bare.actions)
     print(f"each action alone: the room's CPU per action is {ratio:.2f}x the bare baseline's")
     return 0
