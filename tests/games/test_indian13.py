@@ -8,8 +8,10 @@ with the junk cards drawn and thrown back in the long scenarios.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -226,6 +228,21 @@ def test_vengala_toss_picks_the_first_mover_and_keeps_seat_order() -> None:
     # Classic settles both ties: 10 10 (4S, JS: seat 4 first), then 6 6 (5D, 3S: seat 1 first).
     classic = tossed("classic", 4, "6D 10H 6C 10D 4S JS 5D 3S")
     assert classic.view(None)["order"] == [4, 2, 1, 3]
+
+
+def test_a_game_with_a_toss_is_freed_without_the_cycle_collector() -> None:
+    # A simulation or a server makes table after table: each should go as soon as it is
+    # dropped, not wait (with all it holds) for a full collection.
+    t = tossed("classic", 4, "JS 6D JD 6C 4S 10H 5D 10D", hands=[W, A, B, V])
+    game = weakref.ref(t.game)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        del t
+        assert game() is None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def test_dealing_one_card_at_a_time_cut_is_the_last_closed_card() -> None:

@@ -483,31 +483,8 @@ class RummyGame(Game):
         round in seat order. The toss never uses so many cards that the deal could run short;
         should ties still stand then, the lower seat goes first."""
         limit = len(deck) - (self.common.hand_size + 1) * len(seats) - 2
-        position = 0
         drawn: list[tuple[int, Card]] = []
-
-        def strength(card: Card) -> int:
-            return card.rank + 13 if self.common.toss_ace_high and card.rank == ACE else card.rank
-
-        def rank(players: list[int], everyone: bool) -> list[int]:
-            nonlocal position
-            cards: dict[int, int] = {}
-            for seat in players:
-                while position < limit and deck[position].is_joker:
-                    position += 1
-                if position >= limit:
-                    return sorted(players)
-                cards[seat] = strength(deck[position])
-                drawn.append((seat, deck[position]))
-                position += 1
-            ordered: list[int] = []
-            for value in sorted(set(cards.values()), reverse=True):
-                tied = [s for s in players if cards[s] == value]
-                settle = len(tied) > 1 and (everyone or not ordered)
-                ordered += rank(tied, everyone) if settle else tied
-            return ordered
-
-        ranked = rank(sorted(seats), self.rules.toss_orders_all)
+        ranked, position = self._toss_rank(deck, limit, sorted(seats), 0, drawn)
         if self.rules.toss_orders_all:
             order = ranked
         else:
@@ -515,6 +492,38 @@ class RummyGame(Game):
             start = seat_order.index(ranked[0])
             order = seat_order[start:] + seat_order[:start]
         return order, drawn, position
+
+    def _toss_rank(
+        self,
+        deck: Sequence[Card],
+        limit: int,
+        players: list[int],
+        position: int,
+        drawn: list[tuple[int, Card]],
+    ) -> tuple[list[int], int]:
+        """:meth:`_toss` for ``players``, drawing from ``deck[position]`` on (at most up to
+        ``limit``, adding each card drawn to ``drawn``): their order and the next position. A
+        method, not a closure calling itself: that closure made a reference cycle holding the
+        whole game, freed only by the cycle collector."""
+        everyone = self.rules.toss_orders_all
+        ace_high = self.common.toss_ace_high
+        cards: dict[int, int] = {}
+        for seat in players:
+            while position < limit and deck[position].is_joker:
+                position += 1
+            if position >= limit:
+                return sorted(players), position
+            card = deck[position]
+            cards[seat] = card.rank + 13 if ace_high and card.rank == ACE else card.rank
+            drawn.append((seat, card))
+            position += 1
+        ordered: list[int] = []
+        for value in sorted(set(cards.values()), reverse=True):
+            tied = [s for s in players if cards[s] == value]
+            if len(tied) > 1 and (everyone or not ordered):
+                tied, position = self._toss_rank(deck, limit, tied, position, drawn)
+            ordered += tied
+        return ordered, position
 
     def refill_source(self) -> list[Card]:
         if self.phase != RESHUFFLE:
