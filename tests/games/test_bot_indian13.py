@@ -5,10 +5,11 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import random
 from types import MappingProxyType
 from typing import Any
 
-from rummyhall.cards import parse, parse_cards
+from rummyhall.cards import Card, parse, parse_cards, shoe
 from rummyhall.games.indian13 import bot as bot_module
 from rummyhall.games.indian13.bot import Indian13Bot
 from rummyhall.games.indian13.engine import Indian13
@@ -262,3 +263,34 @@ def test_solve_memoises_per_hand() -> None:
     hand = P.split()
     first = solve("indian13/classic", "9D", hand)
     assert solve("indian13/classic", "9D", list(reversed(hand))) is first
+
+
+def test_what_loose_cards_are_worth_for_later() -> None:
+    # _worths counts through tables by card code; here, each card against every other one,
+    # as Style says: copies, other suits of its rank, its suit one and two places away (the
+    # ace at both ends).
+    style = Indian13Bot().style
+    rng = random.Random(3)
+    naturals = shoe(2, 0)
+
+    def places(card: Card) -> set[int]:
+        return {1, 14} if card.rank == 1 else {card.rank}
+
+    def gap(a: Card, b: Card) -> int:
+        return min(abs(p - q) for p in places(a) for q in places(b))
+
+    for _ in range(300):
+        loose = rng.sample(naturals, rng.randint(1, 14))
+        expected = []
+        for i, card in enumerate(loose):
+            others = loose[:i] + loose[i + 1 :]
+            twins = sum(other == card for other in others)
+            ranks = {other.suit for other in others if other.rank == card.rank} - {card.suit}
+            suited = [other for other in others if other.suit == card.suit and other != card]
+            expected.append(
+                style.twin * twins
+                + style.same_rank * len(ranks)
+                + style.adjacent * sum(gap(card, other) == 1 for other in suited)
+                + style.gapped * sum(gap(card, other) == 2 for other in suited)
+            )
+        assert rummy_bot_module._worths([card.code for card in loose], style) == expected, loose

@@ -106,7 +106,11 @@ def _wild_codes(profile: str, cut: str) -> frozenset[int]:
 
 def solve(profile: str, cut: str, hand: Sequence[str]) -> Arrangement:
     """The solver's best arrangement of ``hand`` (cards in notation), memoised across calls."""
-    cards = tuple(sorted(hand))
+    return _solve_sorted(profile, cut, tuple(sorted(hand)))
+
+
+def _solve_sorted(profile: str, cut: str, cards: tuple[str, ...]) -> Arrangement:
+    """:func:`solve` of a hand already sorted by name (the memo's key)."""
     key = (profile, cut, cards)
     found = _MEMO.get(key)
     if found is None:
@@ -170,33 +174,42 @@ _GAPPED: Final = tuple(
     for code in range(JOKER_CODE)
 )
 """By natural card code: the codes of its suit two places away."""
-_NONE: Final = (0, 0)
-"""What a card missing from a count adds (``map`` over a code table: at most two codes)."""
+_NO_CODE: Final = JOKER_CODE
+"""A code no natural card has: its count among the loose natural cards stays 0."""
+_PAIRS: Final = tuple(
+    (
+        *_ADJACENT[code],
+        *[_NO_CODE] * (2 - len(_ADJACENT[code])),
+        *_GAPPED[code],
+        *[_NO_CODE] * (2 - len(_GAPPED[code])),
+    )
+    for code in range(JOKER_CODE)
+)
+"""By natural card code: two codes one place away, then two codes two places away, padded with
+:data:`_NO_CODE` (a card has one or two of each), so that :func:`_worths` reads four counts."""
 
 
-def _worths(loose: Sequence[Card], style: Style) -> list[int]:
-    """What each of the ``loose`` cards (natural ones) is worth for later, given the others: one
-    pass to count them by card and rank, then a look at each card's few neighbours."""
-    held: dict[int, int] = {}  # card code -> copies
-    suits: dict[int, int] = {}  # rank -> suits holding it
-    for card in loose:
-        if card.suit is not None:
-            code = card.code
-            if code not in held:
-                held[code] = 1
-                suits[card.rank] = suits.get(card.rank, 0) + 1
-            else:
-                held[code] += 1
+def _worths(codes: Sequence[int], style: Style) -> list[int]:
+    """What each of the loose natural cards (their ``codes``) is worth for later, given the
+    others: one pass to count them by card and rank, then a look at each card's few neighbours,
+    in lists indexed by code (a hand has so few cards that clearing 53 counts is cheaper than
+    hashing them)."""
+    held = [0] * (JOKER_CODE + 1)  # card code -> copies
+    suits = [0] * 13  # rank - 1 -> suits holding it
+    for code in codes:
+        if not held[code]:
+            suits[code % 13] += 1
+        held[code] += 1
     twin, same_rank, adjacent, gapped = style.twin, style.same_rank, style.adjacent, style.gapped
-    count = held.get
     worths = []
-    for card in loose:
-        assert card.suit is not None
-        code = card.code
-        worth = twin * (held[code] - 1) + same_rank * (suits[card.rank] - 1)
-        worth += adjacent * sum(map(count, _ADJACENT[code], _NONE))
-        worth += gapped * sum(map(count, _GAPPED[code], _NONE))
-        worths.append(worth)
+    for code in codes:
+        a, b, c, d = _PAIRS[code]
+        worths.append(
+            twin * (held[code] - 1)
+            + same_rank * (suits[code % 13] - 1)
+            + adjacent * (held[a] + held[b])
+            + gapped * (held[c] + held[d])
+        )
     return worths
 
 
@@ -270,14 +283,14 @@ _KEPT_FIELDS: Final = tuple(f.name for f in fields(Arrangement) if f.name != "di
 """What an arrangement of the rest keeps of the one with the discard: all but the discard."""
 
 
-def _remember_rest(profile: str, cut: str, hand: list[str], best: Arrangement) -> None:
+def _remember_rest(profile: str, cut: str, cards: tuple[str, ...], best: Arrangement) -> None:
     """Seed the memo with the cards the solver keeps after its discard: their best arrangement
     is the one it found for the hand with the drawn card (the same groups, the same penalty), so
-    next turn needs no solver call."""
+    next turn needs no solver call. ``cards``: the hand sorted by name, as :func:`solve` keys
+    it (without one copy of the discard it is the rest's key, still sorted)."""
     assert best.discard is not None
-    rest = list(hand)
-    rest.remove(str(best.discard))
-    key = (profile, cut, tuple(sorted(rest)))
+    at = cards.index(best.discard.text)
+    key = (profile, cut, cards[:at] + cards[at + 1 :])
     if key not in _MEMO:
         # dataclasses.replace(best, discard=None), with the fields read once at import.
         kept = {name: getattr(best, name) for name in _KEPT_FIELDS}
@@ -454,9 +467,10 @@ class RummyBot:
         profile, cut = self.meld_profile(view), str(view["cut"])
         hand: list[str] = list(view["hand"])
         wild = _wild_codes(profile, cut)
-        best = solve(profile, cut, hand)
+        cards = tuple(sorted(hand))
+        best = _solve_sorted(profile, cut, cards)
         if best.discard is not None:
-            _remember_rest(profile, cut, hand, best)
+            _remember_rest(profile, cut, cards, best)
         if best.declarable and best.discard is not None:
             yield f"declare {best.discard} | {_groups_text(best, wild)}"
         for card in self._discards(best, hand, wild):
@@ -465,19 +479,21 @@ class RummyBot:
     def _discards(self, best: Arrangement, hand: list[str], wild: frozenset[int]) -> Iterator[Card]:
         """Cards to throw, best first: the cheapest loose card, then the other loose ones, then the
         rest of the hand, wild cards last (a refused discard falls back on the next)."""
-        loose = [*best.leftover, *([best.discard] if best.discard is not None else [])]
-        natural = [card for card in loose if card.code not in wild]
-        worths = _worths(natural, self.style)
-        costs = []  # by card: what throwing it costs, then ties by points and card
-        for card, worth in zip(natural, worths, strict=True):
-            points = CODE_POINTS[card.code]
-            costs.append((worth - points, -points, card.code))
+        loose = best.leftover if best.discard is None else [*best.leftover, best.discard]
+        natural = [card.code for card in loose if card.code not in wild]
+        # By card: what throwing it costs, then ties by points and card. Copies of a card have
+        # the same cost and the same name, so whole tuples sort the cards as their costs do.
+        costs = []
+        for code, worth in zip(natural, _worths(natural, self.style), strict=True):
+            points = CODE_POINTS[code]
+            costs.append((worth - points, -points, code))
+        costs.sort()
 
         thrown: set[int] = set()
-        for card in (natural[i] for i in sorted(range(len(natural)), key=costs.__getitem__)):
-            if card.code not in thrown:
-                thrown.add(card.code)
-                yield card
+        for _, _, code in costs:
+            if code not in thrown:
+                thrown.add(code)
+                yield from_code(code)
         rest = [_card(t) for t in hand]
         rest.sort(key=lambda card: (card.code in wild, -indian_points(card), card.code))
         for card in rest:
