@@ -302,6 +302,11 @@ def _make_windows(low: int, ahead: int, rules: SuitRules) -> tuple[Window, ...]:
     return tuple(found)
 
 
+FEWEST_JOKERS: Final = 3 * 14
+"""Most wild cards one suit can give to the pool (an option's jokers never fall below minus
+that): three copies of every position, more than any shoe holds."""
+
+
 SuitTable = tuple[tuple[Option, ...], ...]
 """The options of one suit by joker budget: ``table[b]`` holds those taking at most ``b`` jokers
 from the pool, fewest leftover points first (no suit can take more than the hand's wild cards less
@@ -329,6 +334,14 @@ class SuitSolver:
         self.tables: Memo[int, SuitTable] = Memo(SUIT_MEMOS)
         self._windows: dict[int, tuple[Window, ...]] = {}  # by low << 10 | ahead
         self._triple = meld_state(rules, True, 3, tunnela=True) if rules.triple else 0
+        # Where a node's merge keeps, per (state, discard, absorber, jokers), its best option so
+        # far: a place in the node's list of options, -1 for none. A list indexed by a small int
+        # instead of a dict keyed by a larger one: compiled, every dict access boxed its key into
+        # a new int object. A merge takes a list from the spares (or makes one) and gives it
+        # back cleared: a node merges only once its sub-suits are solved, so one list serves
+        # every node, and a thread that solves at the same time takes a list of its own.
+        self._span = jmax + FEWEST_JOKERS + 1
+        self._spare_slots: list[list[int]] = []
 
     def table(self, ranks: int, wild_ranks: int) -> SuitTable:
         """Options for a suit given its packed counts by rank (aces at position 1) and the mask of
@@ -405,37 +418,14 @@ class SuitSolver:
         low = (vec & -vec).bit_length() + 1 >> 1
         shift = 2 * low - 2
         one = 1 << shift
+        # Every move's sub-suit first (solving one merges a node of its own), then the merge.
         # Read the memo's current generation directly; _search looks further on a miss.
         jmax, comb, memo = self.jmax, self.comb, self._memo.current
-        # Per (state, discard, absorber, jokers) the option with the least leftover; the
-        # Pareto-best of those are kept (also at inner nodes: every option above would grow
-        # from a beaten one into one beaten the same way). The first move maps the options of
-        # what is left one to one (they have different keys already).
         rest = vec - one
         rest_wild = wild & (rest | rest >> 1)
-        sub = memo.get(rest << 28 | rest_wild)
-        if sub is None:
-            sub = self._search(rest, rest_wild)
-        best: dict[int, Option]
-        if wild >> shift & 1:  # a wild card not used as itself goes to the pool
-            best = {
-                (st << 3 | d << 1 | ab) << 8 | (j + 63): (lo, j - 1, st, d, ab, w)
-                for lo, j, st, d, ab, w in sub
-            }
-        else:
-            points = POINTS[low - 1]
-            best = {
-                (st << 3 | d << 1 | ab) << 8 | (j + 64): (lo + points, j, st, d, ab, w)
-                for lo, j, st, d, ab, w in sub
-            }
-            if self.discard:
-                meld = DISCARD_MELD | low << 2  # pack_meld("D", low, 0, 0)
-                for lo, j, st, d, ab, w in sub:
-                    if not d:
-                        k = (st << 3 | 2 | ab) << 8 | (j + 64)
-                        old = best.get(k)
-                        if old is None or lo < old[0]:
-                            best[k] = (lo, j, st, 1, ab, w << 15 | meld)
+        left = memo.get(rest << 28 | rest_wild)
+        if left is None:
+            left = self._search(rest, rest_wild)
         ahead = ((vec | vec >> 1) & LOW_BITS) >> (shift + 2) & 0x3FF
         wkey = low << 10 | ahead
         windows = self._windows.get(wkey)
@@ -444,15 +434,46 @@ class SuitSolver:
         moves: list[tuple[int, int, int, int, int]] = list(windows)
         if self._triple and (vec >> shift) & 3 >= 3:
             moves.append((3 * one, 0, self._triple, 0, TRIPLE_MELD | low << 2))
-        for used, dj, dstate, dab, meld in moves:
-            room = jmax - dj
-            if room < 0:
-                continue  # jmax is at least the hand's whole joker pool
+        subs: list[tuple[Option, ...] | None] = []
+        for used, dj, _, _, _ in moves:
+            if dj > jmax:  # jmax is at least the hand's whole joker pool
+                subs.append(None)
+                continue
             rest = vec - used
             rest_wild = wild & (rest | rest >> 1)
             sub = memo.get(rest << 28 | rest_wild)
+            subs.append(self._search(rest, rest_wild) if sub is None else sub)
+
+        # Per (state, discard, absorber, jokers) the option with the least leftover, the first
+        # found among equals; the Pareto-best of those are kept (also at inner nodes: every
+        # option above would grow from a beaten one into one beaten the same way). The first
+        # move maps the options of what is left one to one (they differ in those already).
+        slots, span = self._take_slots(), self._span
+        found: list[Option] = []
+        if wild >> shift & 1:  # a wild card not used as itself goes to the pool
+            for lo, j, st, d, ab, w in left:
+                slots[(st << 2 | d << 1 | ab) * span + j - 1 + FEWEST_JOKERS] = len(found)
+                found.append((lo, j - 1, st, d, ab, w))
+        else:
+            points = POINTS[low - 1]
+            for lo, j, st, d, ab, w in left:
+                slots[(st << 2 | d << 1 | ab) * span + j + FEWEST_JOKERS] = len(found)
+                found.append((lo + points, j, st, d, ab, w))
+            if self.discard:
+                meld = DISCARD_MELD | low << 2  # pack_meld("D", low, 0, 0)
+                for lo, j, st, d, ab, w in left:
+                    if not d:
+                        k = (st << 2 | 2 | ab) * span + j + FEWEST_JOKERS
+                        at = slots[k]
+                        if at < 0:
+                            slots[k] = len(found)
+                            found.append((lo, j, st, 1, ab, w << 15 | meld))
+                        elif lo < found[at][0]:
+                            found[at] = (lo, j, st, 1, ab, w << 15 | meld)
+        for (_, dj, dstate, dab, meld), sub in zip(moves, subs, strict=True):
             if sub is None:
-                sub = self._search(rest, rest_wild)
+                continue
+            room = jmax - dj
             add = comb[dstate]  # the state tables are symmetric
             for lo, j, st, d, ab, w in sub:
                 if j > room:
@@ -460,11 +481,28 @@ class SuitSolver:
                 j += dj
                 st = add[st]
                 ab |= dab
-                k = (st << 3 | d << 1 | ab) << 8 | (j + 64)
-                old = best.get(k)
-                if old is None or lo < old[0]:
-                    best[k] = (lo, j, st, d, ab, w << 15 | meld)
-        return _pareto(list(best.values()), self._leq, self.rules.marriage)
+                k = (st << 2 | d << 1 | ab) * span + j + FEWEST_JOKERS
+                at = slots[k]
+                if at < 0:
+                    slots[k] = len(found)
+                    found.append((lo, j, st, d, ab, w << 15 | meld))
+                elif lo < found[at][0]:
+                    found[at] = (lo, j, st, d, ab, w << 15 | meld)
+        self._give_back(slots, found)
+        return _pareto(found, self._leq, self.rules.marriage)
+
+    def _take_slots(self) -> list[int]:
+        """Slots for a merge, all free (-1): see ``_spare_slots``."""
+        spare = self._spare_slots
+        return spare.pop() if spare else [-1] * (len(self.comb) * 4 * self._span)
+
+    def _give_back(self, slots: list[int], found: list[Option]) -> None:
+        """A merge's slots, freed (each one it took is the slot of one of its options) and
+        spare again. A merge that raised never gives its slots back: they are dropped."""
+        span = self._span
+        for o in found:
+            slots[(o[2] << 2 | o[3] << 1 | o[4]) * span + o[1] + FEWEST_JOKERS] = -1
+        self._spare_slots.append(slots)
 
     def _split(self, vec: int, wild: int, cut: int) -> tuple[Option, ...]:
         """Options for cards that fall apart below bit ``cut``: the lower part holds a highest
@@ -477,26 +515,12 @@ class SuitSolver:
         lower = vec & (cut - 1)
         upper = vec - lower
         jmax, comb, memo = self.jmax, self.comb, self._memo.current
-        best: dict[int, Option] = {}
+        rules = self.rules
         first = self._search(lower, wild & (lower | lower >> 1))
         second = self._search(upper, wild & (upper | upper >> 1))
-        for lo1, j1, st1, d1, ab1, w1 in first:
-            row = comb[st1]
-            # Witnesses are 15-bit melds, none zero: the second's go above the first's.
-            above = 15 * ((w1.bit_length() + 14) // 15)
-            for lo2, j2, st2, d2, ab2, w2 in second:
-                jokers = j1 + j2
-                disc = d1 + d2
-                if jokers > jmax or disc > 1:
-                    continue
-                state = row[st2]
-                ab = ab1 | ab2
-                lo = lo1 + lo2
-                k = (state << 3 | disc << 1 | ab) << 8 | (jokers + 64)
-                old = best.get(k)
-                if old is None or lo < old[0]:
-                    best[k] = (lo, jokers, state, disc, ab, w1 | w2 << above)
-        rules = self.rules
+        # The crossing sequences and what each leaves, solved before the merge (see
+        # _lay_lowest).
+        crossing: list[tuple[int, int, int, int, tuple[Option, ...]]] = []
         a = lower.bit_length() + 1 >> 1
         b = (upper & -upper).bit_length() + 1 >> 1
         limit = jmax if rules.max_jokers is None else min(jmax, rules.max_jokers)
@@ -519,17 +543,47 @@ class SuitSolver:
                     sub = memo.get(rest << 28 | rest_wild)
                     if sub is None:
                         sub = self._search(rest, rest_wild)
-                    for lo, jokers, state, disc, ab, w in sub:
-                        jokers += dj
-                        if jokers > jmax:
-                            continue
-                        state = comb[state][dstate]
-                        ab |= dab
-                        k = (state << 3 | disc << 1 | ab) << 8 | (jokers + 64)
-                        old = best.get(k)
-                        if old is None or lo < old[0]:
-                            best[k] = (lo, jokers, state, disc, ab, w << 15 | meld)
-        return _pareto(list(best.values()), self._leq, rules.marriage)
+                    crossing.append((dj, dstate, dab, meld, sub))
+
+        # The merge, as in _lay_lowest: per (state, discard, absorber, jokers) the least
+        # leftover, the first found among equals.
+        slots, span = self._take_slots(), self._span
+        found: list[Option] = []
+        for lo1, j1, st1, d1, ab1, w1 in first:
+            row = comb[st1]
+            # Witnesses are 15-bit melds, none zero: the second's go above the first's.
+            above = 15 * ((w1.bit_length() + 14) // 15)
+            for lo2, j2, st2, d2, ab2, w2 in second:
+                jokers = j1 + j2
+                disc = d1 + d2
+                if jokers > jmax or disc > 1:
+                    continue
+                state = row[st2]
+                ab = ab1 | ab2
+                lo = lo1 + lo2
+                k = (state << 2 | disc << 1 | ab) * span + jokers + FEWEST_JOKERS
+                at = slots[k]
+                if at < 0:
+                    slots[k] = len(found)
+                    found.append((lo, jokers, state, disc, ab, w1 | w2 << above))
+                elif lo < found[at][0]:
+                    found[at] = (lo, jokers, state, disc, ab, w1 | w2 << above)
+        for dj, dstate, dab, meld, sub in crossing:
+            for lo, jokers, state, disc, ab, w in sub:
+                jokers += dj
+                if jokers > jmax:
+                    continue
+                state = comb[state][dstate]
+                ab |= dab
+                k = (state << 2 | disc << 1 | ab) * span + jokers + FEWEST_JOKERS
+                at = slots[k]
+                if at < 0:
+                    slots[k] = len(found)
+                    found.append((lo, jokers, state, disc, ab, w << 15 | meld))
+                elif lo < found[at][0]:
+                    found[at] = (lo, jokers, state, disc, ab, w << 15 | meld)
+        self._give_back(slots, found)
+        return _pareto(found, self._leq, rules.marriage)
 
 
 _SOLVERS: dict[tuple[SuitRules, bool], dict[int, SuitSolver]] = {}
