@@ -24,13 +24,14 @@ from dataclasses import dataclass, fields
 from heapq import heappop, heapreplace
 from itertools import product
 from operator import attrgetter, itemgetter
-from typing import Final
+from typing import Final, cast
 
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card
 from rummyhall.melds.arrangement import Arrangement
 from rummyhall.melds.kinds import Kind, classify
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.suits import (
+    FEWEST_JOKERS,
     LOW_BITS,
     POINTS,
     SUIT_MEMOS,
@@ -518,10 +519,17 @@ def _combine_pair(
     second: tuple[Option, ...],
     cap: int,
     comb: tuple[tuple[int, ...], ...],
+    budget: int,
 ) -> list[_Pair]:
-    """Two suits' options joined, keeping per (jokers, state, discard, absorber) the least
-    leftover; combinations at ``cap`` or above (and above 0) cannot win and are dropped."""
-    best: dict[int, _Pair] = {}
+    """Two suits' options (of the tables at ``budget`` jokers) joined, keeping per (jokers,
+    state, discard, absorber) the least leftover; combinations at ``cap`` or above (and above
+    0) cannot win and are dropped."""
+    # Where the entry of each (state, discard, absorber, jokers) is in ``found``, as the suits'
+    # merges keep theirs (suits.SuitSolver._spare_slots): every option takes at most ``budget``
+    # jokers and gives at most suits.FEWEST_JOKERS to the pool.
+    span = 2 * (budget + FEWEST_JOKERS) + 1
+    slots = _take_pair_slots(len(comb) * 4 * span)
+    found: list[_Pair] = []
     for o1 in first:
         lo1, j1, st1, d1, ab1, _ = o1
         row = comb[st1]
@@ -535,13 +543,34 @@ def _combine_pair(
             jokers = j1 + o2[1]
             state = row[o2[2]]
             ab = ab1 | o2[4]
-            key = ((jokers + 64) << 6 | state) << 2 | d << 1 | ab
-            old = best.get(key)
-            if old is None or lo < old[0]:
-                best[key] = (lo, jokers, state, d, ab, o1, o2)
-    # Entries differ in (jokers, state, discard, absorber), their dict key: sorting the whole
-    # tuples sorts by their first five fields and never compares options.
-    return sorted(best.values())
+            key = (state << 2 | d << 1 | ab) * span + jokers + 2 * FEWEST_JOKERS
+            at = slots[key]
+            if at < 0:
+                slots[key] = len(found)
+                found.append((lo, jokers, state, d, ab, o1, o2))
+            elif lo < found[at][0]:
+                found[at] = (lo, jokers, state, d, ab, o1, o2)
+    for entry in found:
+        slots[(entry[2] << 2 | entry[3] << 1 | entry[4]) * span + entry[1] + 2 * FEWEST_JOKERS] = -1
+    _SPARE_PAIR_SLOTS.append(slots)
+    # Entries differ in (jokers, state, discard, absorber): sorting the whole tuples sorts by
+    # their first five fields and never compares options.
+    found.sort()
+    return found
+
+
+_SPARE_PAIR_SLOTS: Final[list[list[int]]] = []
+"""Slots for :func:`_combine_pair`, all free (-1): one serves every join (a thread that joins at
+the same time takes one of its own; a join that raised drops its own)."""
+
+
+def _take_pair_slots(size: int) -> list[int]:
+    spare = _SPARE_PAIR_SLOTS
+    if spare and len(spare[-1]) >= size:
+        return spare.pop()
+    if spare:
+        spare.pop()  # too short for this hand's jokers: a longer one replaces it
+    return [-1] * size
 
 
 _MET_WITH: dict[tuple[str, int], tuple[tuple[bool, ...], ...]] = {}
@@ -764,11 +793,13 @@ class _SetSearch:
             if known_first is first and known_second is second:
                 return found
         budget = self.wild_total
-        joined = _combine_pair(first[budget], second[budget], self.pair_cap, self.comb)
-        by_state: dict[int, list[_Pair]] = {}
-        for entry in joined:
+        joined = _combine_pair(first[budget], second[budget], self.pair_cap, self.comb, budget)
+        # The entries read as plain objects: read as _Pair (a fixed-length tuple type), each
+        # was unpacked into its fields and packed again into a new tuple for its group.
+        by_state: dict[object, list[object]] = {}
+        for entry in cast(list[tuple[object, ...]], joined):
             by_state.setdefault(entry[2], []).append(entry)
-        found = (joined, list(by_state.items()))
+        found = (joined, cast(list[tuple[int, list[_Pair]]], list(by_state.items())))
         self.pairs.append((first, second, found))
         return found
 
@@ -785,7 +816,7 @@ class _SetSearch:
                     return joined
                 del capped[i]
                 break
-        joined = _combine_pair(first[budget], second[budget], cap, self.comb)
+        joined = _combine_pair(first[budget], second[budget], cap, self.comb, budget)
         capped.append((first, second, budget, joined, cap))
         return joined
 
@@ -904,7 +935,13 @@ class _SetSearch:
                             or extra >> spare & 1 == 1
                         )
                         cur = self.best
-                        if cur is None or (lo, not declarable) < (cur.penalty, not cur.declarable):
+                        # (lo, not declarable) < (cur.penalty, not cur.declarable), spelt out:
+                        # compiled, the tuples were built and compared as objects.
+                        if (
+                            cur is None
+                            or lo < cur.penalty
+                            or (lo == cur.penalty and declarable and not cur.declarable)
+                        ):
                             by_order = (a[5], a[6], b[5], b[6])
                             picks = tuple([by_order[order.index(s)] for s in range(4)])
                             discard_joker = discard_mode and not (a[3] + b[3])
