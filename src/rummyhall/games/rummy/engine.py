@@ -44,7 +44,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from rummyhall.cards import (
     ACE,
@@ -140,10 +140,11 @@ _AWAITED_KINDS: Final = {PLAY: "turn", DECLARE: "declare", SHOW: "show"}
 """What the seats the game waits for are awaited for, by phase."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Clock:
+class _Clock(NamedTuple):
     """The time a seat has for what the game awaits from it: from ``start``, ``base`` ms plus the
-    ``bank`` of extra time it had then."""
+    ``bank`` of extra time it had then. (Immutable values made at every turn and every card
+    thrown: named tuples, built in C, where a frozen dataclass ran ``object.__setattr__`` for
+    each field.)"""
 
     start: int
     base: int
@@ -158,8 +159,7 @@ class _Clock:
         return self.bank - min(self.bank, max(0, at - self.start - self.base))
 
 
-@dataclass(frozen=True, slots=True)
-class _Open:
+class _Open(NamedTuple):
     """A card on the open pile and the turn in which it was thrown (None: the first open card)."""
 
     card: Card
