@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
+from rummyhall import catalog
 from rummyhall.bots import Bot
 from rummyhall.cards import Card, parse, parse_physical, shoe
 from rummyhall.games.indian13.bot import Indian13Bot
 from rummyhall.games.indian13.engine import Indian13
 from rummyhall.games.indian13.rules import Indian13Config
+from rummyhall.games.indian13.tally import Indian13Tally
 from rummyhall.games.invariants import (
     Invariants,
     allowed,
@@ -356,3 +358,64 @@ def test_the_heap_before_a_run_is_frozen_while_it_runs_and_handed_back_after() -
         assert gc.get_freeze_count() == count
     finally:
         gc.unfreeze()
+
+
+def frozen_at_each_table(deals: int) -> list[list[int]]:
+    """How many objects were frozen whenever a bot acted, table by table (new bots each)."""
+    tables: list[list[int]] = []
+
+    class Watching(Indian13Bot):
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed)
+            self.counts: list[int] = []
+
+        def act(self, view: Any) -> str | None:
+            self.counts.append(gc.get_freeze_count())
+            return super().act(view)
+
+    def bots(seat: int, seed: int) -> Bot:
+        bot = Watching(seed)
+        if seat == 1:
+            tables.append(bot.counts)
+        return bot
+
+    simulate(game="indian13", deals=deals, seed=3, checks=False, bots=bots)
+    return tables
+
+
+def test_what_each_table_leaves_is_frozen_when_the_game_makes_no_cycles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each table adds to the solver's and the bots' memos, which get frozen after it.
+    first, _, last = frozen_at_each_table(3)
+    assert last[0] > first[-1] > 0
+    assert gc.get_freeze_count() == 0
+    # A game that does not promise it is left to the collector: only the older heap is frozen
+    # (some of it freed since).
+    monkeypatch.setattr(Indian13Tally, "acyclic", False)
+    first, _, last = frozen_at_each_table(3)
+    assert last[-1] <= first[0]
+    assert gc.get_freeze_count() == 0
+
+
+@pytest.mark.parametrize("checks", [False, True])
+@pytest.mark.parametrize("game", sorted(catalog.names()))
+def test_games_that_say_they_make_no_cycles_make_none(game: str, checks: bool) -> None:
+    # What Tally.acyclic promises: a cycle among frozen objects would stay until the run ends.
+    if not catalog.get(game).tally_class().acyclic:
+        pytest.skip(f"{game} does not say so")
+    simulate(game=game, deals=2, seed=4, checks=checks)  # imports, tables of the solver...
+    gc.collect()
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        simulate(game=game, deals=6, seed=5, checks=checks)
+        assert gc.collect() == 0
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def test_the_rummy_games_make_no_cycles() -> None:
+    assert catalog.get("indian13").tally_class().acyclic
+    assert catalog.get("marriage21").tally_class().acyclic

@@ -10,7 +10,9 @@ once, so no deadline is ever reached. With ``checks=True`` every invariant of
 ``checks=False`` skips them, to measure speed. While it runs, the objects that existed before it
 (modules, the solver's tables, the bots' memo) are frozen out of the garbage collector's way
 (``gc.freeze``) and handed back after: a run sets off collections all the time, and each full one
-walked that heap again.
+walked that heap again. For a game whose tables make no reference cycles (:attr:`Tally.acyclic`),
+what each table leaves alive is frozen too, as the room's collector does every few seconds
+(:mod:`rummyhall.server.collector`).
 
 What differs from game to game is the game's :class:`Tally` (its catalog entry's
 :attr:`~rummyhall.catalog.GamePlugin.tally`, in ``games/<name>/tally.py``): the first game's config
@@ -106,6 +108,13 @@ class Tally:
     """Whether the games are one table session: the same bots throughout, and each next game's
     config from the engine's ``table_config`` (with :meth:`stacks`). Else every game is a new
     table, with new bots, from the same config."""
+    acyclic: ClassVar[bool] = False
+    """Whether the game's tables, bots and events make no reference cycles, so that everything
+    of theirs goes by reference counting (tests/test_sim.py checks every game that says so).
+    Then a run freezes what each finished table leaves alive (mostly the solver's and the bots'
+    memos, which grow all the time) instead of letting collection after collection of the older
+    generations walk it again: frozen, an object is still freed when its last reference goes,
+    but a cycle among frozen objects would wait for the end of the run."""
     hidden: ClassVar[str] = "another seat's hidden cards"
     """What the views and events were checked never to show (the report's words)."""
 
@@ -318,18 +327,19 @@ class SimReport:
 
 
 @contextmanager
-def _older_heap_frozen() -> Iterator[None]:
+def _older_heap_frozen() -> Iterator[bool]:
     """Leave the objects that exist before a simulation (modules, the solver's tables, the bots'
     memo) out of the garbage collector's way while it runs (``gc.freeze``), and hand them back to
     it after. A simulation makes objects all the time, so it sets off collections all the time,
     and each full one walked that whole heap again: a tenth of the time of a run without checks.
-    A caller that froze objects of its own keeps them frozen, untouched."""
+    A caller that froze objects of its own keeps them frozen, untouched. Yields whether the run
+    owns the freeze: only then may it freeze more (everything frozen is handed back at the end)."""
     if gc.get_freeze_count():
-        yield
+        yield False
         return
     gc.freeze()
     try:
-        yield
+        yield True
     finally:
         gc.unfreeze()
 
@@ -382,7 +392,8 @@ def simulate(
     full_shoe: list[Card] | None = None
     seats: dict[int, Bot] = {}
     config = first
-    with _older_heap_frozen():
+    with _older_heap_frozen() as freezing:
+        freezing = freezing and tally.acyclic
         started = time.perf_counter()
         number = 0
         while tally.deals < deals:
@@ -404,6 +415,8 @@ def simulate(
             if tally.deals == before:
                 break  # a game without a deal: reported as a violation already
             number += 1
+            if freezing:
+                gc.freeze()  # what the table left alive (see Tally.acyclic)
             if tally.session:
                 config = engine.table_config(first, game_no=number + 1, stacks=tally.stacks(table))
         seconds = time.perf_counter() - started

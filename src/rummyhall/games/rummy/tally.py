@@ -6,7 +6,7 @@ until the match ends), new bots at each table."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rummyhall.games.protocol import JSON, Event, ResultView, data_of
 from rummyhall.games.rummy.events import DeclarationEvent, DropEvent
@@ -36,6 +36,9 @@ class RummyTally(Tally):
     counts more (Marriage's value cards) adds its fields and answers :meth:`count_extra`,
     :meth:`extra_figures` and :meth:`extra_lines`. (Hooks rather than overrides calling
     ``super()``: in a ``slots`` dataclass, Python 3.11's plain ``super()`` fails.)"""
+
+    acyclic: ClassVar[bool] = True
+    """The rummy engine, its bots and the solver make no reference cycles (tests/test_sim.py)."""
 
     profile: str = ""
     """The rule profile simulated (set by :meth:`setup`)."""
