@@ -709,7 +709,8 @@ class _SetSearch:
             moves = _set_moves(r, have, wild_total, profile)
             if len(moves) > 1:
                 self.set_ranks.append((r, moves))
-                self.open_points.append(self.open_points[-1] + sum(have) * POINTS[r - 1])
+                held_here = have[0] + have[1] + have[2] + have[3]  # sum(), without a call
+                self.open_points.append(self.open_points[-1] + held_here * POINTS[r - 1])
         self.set_ranks.reverse()
         self.open_points.reverse()
         # No join of two suits is ever used above this (it only counts below the limit, or
@@ -755,12 +756,14 @@ class _SetSearch:
         that one suit must hold a pure sequence and at most one the discard."""
         wild_masks = self.wild_masks
         need = self.need_pure > 0
-        table = self.tables.table
+        # The method called on its object, not through a bound method kept in a variable: that
+        # is a generic call, compiled.
+        tables = self.tables
         tabs = (
-            table(current[0], wild_masks[0]),
-            table(current[1], wild_masks[1]),
-            table(current[2], wild_masks[2]),
-            table(current[3], wild_masks[3]),
+            tables.table(current[0], wild_masks[0]),
+            tables.table(current[1], wild_masks[1]),
+            tables.table(current[2], wild_masks[2]),
+            tables.table(current[3], wild_masks[3]),
         )
         budget = self.wild_total - set_jokers
         marriage = self.rules.marriage
@@ -768,7 +771,9 @@ class _SetSearch:
         base = sums[0][1] + sums[1][1] + sums[2][1] + sums[3][1]
         # What a pure sequence costs on top of each suit's cheapest option without discard.
         pure_cost = [x[3] - x[1] for x in sums] if need else [0, 0, 0, 0]
-        cheapest_pure = min(pure_cost)
+        cheapest_pure = pure_cost[0]  # min(pure_cost), without a generic call (compiled)
+        for cost in pure_cost:
+            cheapest_pure = min(cheapest_pure, cost)
         if not self.discard_mode:
             return base + cheapest_pure, tabs
         # The discard: a spare joker (when any is left), or the natural card of one suit d.
@@ -1097,28 +1102,38 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
         tunnelas.append((JOKER_CODE,) * 3)
     if best.discard_joker:
         discard = jokers.pop()
-    spare = len(jokers) - sum(g.count(-1) for g in seqs) - sum(c.jokers for _, c in best.sets)
+    # Loops rather than zip(), sum() of a generator, all() or sorted() with a key: compiled,
+    # each of those called the builtin through the generic call protocol, once a result.
+    spare = len(jokers)
+    for group in seqs:
+        spare -= group.count(-1)
+    for _, choice in best.sets:
+        spare -= choice.jokers
     # A declaration melds its spare jokers: into an impure sequence if there is one, else into
     # the sets (as more sets, or fourth cards), else into a pure sequence (the search only
     # declares when enough pure ones are left).
     extras = [0] * len(best.sets)
     absorb_in_sets = (
-        best.declarable and spare > 0 and not profile.loose_jokers and all(pure) and best.sets
+        best.declarable
+        and spare > 0
+        and not profile.loose_jokers
+        and False not in pure
+        and best.sets
     )
     if absorb_in_sets:
         split = _split_extras(spare, [choice.extra for _, choice in best.sets])
         if split is not None:
             extras = split
     sets: list[list[int]] = []
-    for (r, choice), extra in zip(best.sets, extras, strict=True):
-        sizes, set_jokers = choice.layout(extra)
+    for index, (r, choice) in enumerate(best.sets):
+        sizes, set_jokers = choice.layout(extras[index])
         # Deal each suit's cards round the sets, fullest suits first, so no set repeats a suit.
         members: list[list[int]] = [[] for _ in sizes]
         slot = 0
         take = choice.take
         # Fullest suits first, ties in suit order (a stable sort by count, descending).
-        for s in sorted(range(4), key=take.__getitem__, reverse=True):
-            for _ in range(choice.take[s]):
+        for _, s in sorted([(-take[0], 0), (-take[1], 1), (-take[2], 2), (-take[3], 3)]):
+            for _ in range(take[s]):
                 members[slot % len(members)].append(s * 13 + r - 1)
                 slot += 1
         for group in members:
@@ -1149,12 +1164,12 @@ def _build_met(best: _Best, codes: list[int], wilds: Wilds, profile: Profile) ->
     groups: list[tuple[int, ...]] = []
     kinds: list[Kind] = []
     # Pure sequences first, each kind in its order.
-    for group, is_pure in zip(seqs, pure, strict=True):
-        if is_pure:
+    for index, group in enumerate(seqs):
+        if pure[index]:
             groups.append(tuple(group))
             kinds.append(_PURE_SEQUENCE)
-    for group, is_pure in zip(seqs, pure, strict=True):
-        if not is_pure:
+    for index, group in enumerate(seqs):
+        if not pure[index]:
             groups.append(tuple(group))
             kinds.append(_IMPURE_SEQUENCE)
     for triple in tunnelas:
@@ -1200,7 +1215,8 @@ def _finish(
     wild = wilds.codes
     # A wild card standing in may happen to sit in its own place: name the group's true kind,
     # and lay a sequence that turns out pure in its natural order.
-    for i, (group, kind) in enumerate(zip(groups, kinds, strict=True)):
+    for i, group in enumerate(groups):
+        kind = kinds[i]
         # Only a group of one suit, no printed joker in it, can be more than impure: a printed
         # joker or a card of another suit always stands in.
         if kind is _IMPURE_SEQUENCE and _may_be_natural(group, wild):

@@ -470,9 +470,10 @@ class SuitSolver:
                             found.append((lo, j, st, 1, ab, w << 15 | meld))
                         elif lo < found[at][0]:
                             found[at] = (lo, j, st, 1, ab, w << 15 | meld)
-        for (_, dj, dstate, dab, meld), sub in zip(moves, subs, strict=True):
+        for index, sub in enumerate(subs):  # zip() would be a generic call, compiled
             if sub is None:
                 continue
+            _, dj, dstate, dab, meld = moves[index]
             room = jmax - dj
             add = comb[dstate]  # the state tables are symmetric
             for lo, j, st, d, ab, w in sub:
