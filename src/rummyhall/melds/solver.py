@@ -91,14 +91,26 @@ def _add_extras(a: int, b: int) -> int:
     return out
 
 
-@dataclass(slots=True)
 class _Best:
-    penalty: int
-    declarable: bool
-    sets: tuple[tuple[int, _SetChoice], ...]
-    options: tuple[Option, ...]
-    discard_joker: bool
-    joker_tunnelas: int = 0
+    """The best arrangement found so far: a plain class, not a dataclass, since compiled a
+    dataclass is built through the __init__ the dataclasses module writes in Python (an
+    interpreted call each time the search improves)."""
+
+    def __init__(
+        self,
+        penalty: int,
+        declarable: bool,
+        sets: tuple[tuple[int, _SetChoice], ...],
+        options: tuple[Option, ...],
+        discard_joker: bool,
+        joker_tunnelas: int = 0,
+    ) -> None:
+        self.penalty = penalty
+        self.declarable = declarable
+        self.sets = sets
+        self.options = options
+        self.discard_joker = discard_joker
+        self.joker_tunnelas = joker_tunnelas
 
 
 _Skeleton = tuple[
@@ -249,6 +261,8 @@ class _Deal:
 
 
 _DEALS: dict[tuple[int, str], _Deal] = {}
+_PROFILES: dict[str, Profile] = {}
+"""Profiles by the names callers give (get_profile's answers)."""
 RESULT_MEMOS: Final = Budget(10_000)
 """Whole results and the kinds of groups shown: a bot asks about the same hand again and again
 (and hint() asks arrange()), random hands hardly ever come back. About 7 MB a generation."""
@@ -259,16 +273,24 @@ _FIRST: Final = itemgetter(0)
 
 def arrange(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Arrangement:
     """The exact best arrangement of ``hand`` with ``joker`` as the cut card (docs/melds.md)."""
-    prof = profile if isinstance(profile, Profile) else get_profile(profile)
+    if isinstance(profile, Profile):
+        prof = profile
+    else:
+        # get_profile is interpreted: called once a name, not once a hand.
+        found = _PROFILES.get(profile)
+        if found is None:
+            found = _PROFILES[profile] = get_profile(profile)
+        prof = found
     deal = _DEALS.get((joker.code, prof.name))
     if deal is None:
         deal = _DEALS[(joker.code, prof.name)] = _Deal(joker, prof)
-    codes = [card.code for card in hand]
+    cards = list(hand)  # indexed below: a list's items are read natively, a Sequence's are not
+    codes = [card.code for card in cards]
     if len(codes) < 256:
         # The hand sorted by code, copies in the caller's order (a stable sort), as one sort of
         # plain ints (code and place) rather than a key read off each card.
         order = sorted([code << 8 | i for i, code in enumerate(codes)])
-        ordered = [hand[i & 255] for i in order]
+        ordered = [cards[i & 255] for i in order]
         sorted_codes = tuple([i >> 8 for i in order])
     else:
         ordered = sorted(hand, key=_CODE)
@@ -362,7 +384,8 @@ def _solve(
     for code in sorted_codes:
         total_points += points[code]
         if code < JOKER_CODE:
-            suits[code // 13] += 1 << 2 * (code % 13)
+            s = code // 13
+            suits[s] = suits[s] + (1 << 2 * (code % 13))  # += on an item: a generic add, compiled
     if not profile.dublees:
         triple = profile.identical_triple_pure
         for vec in suits:
@@ -392,13 +415,18 @@ def _solve_melds(
     rules = _rules(profile)
     wilds = deal.wilds
     points = deal.points
-    printed = sorted_codes.count(JOKER_CODE)
+    # sorted_codes.count(JOKER_CODE) without a method call (a generic one, compiled): printed
+    # jokers have the highest code, so they sort last.
+    printed = 0
+    while printed < len(sorted_codes) and sorted_codes[-1 - printed] == JOKER_CODE:
+        printed += 1
     wild_masks = [0, 0, 0, 0]  # wild ranks held, bit r for rank r
     wild_total = printed  # printed jokers and wild cards
     for code in deal.natural_wild:
         n = suits[code // 13] >> 2 * (code % 13) & 3
         if n:
-            wild_masks[code // 13] |= 2 << (code % 13)
+            s = code // 13
+            wild_masks[s] = wild_masks[s] | 2 << (code % 13)
             wild_total += n
     # A non-wild card with the most points, the first in the caller's order (vengala's discard
     # when nothing melds).
@@ -800,11 +828,19 @@ class _SetSearch:
         budget = self.wild_total
         joined = _combine_pair(first[budget], second[budget], self.pair_cap, self.comb, budget)
         # The entries read as plain objects: read as _Pair (a fixed-length tuple type), each
-        # was unpacked into its fields and packed again into a new tuple for its group.
-        by_state: dict[object, list[object]] = {}
+        # was unpacked into its fields and packed again into a new tuple for its group. The
+        # groups in the order their states first come, found by state in a list (a dict
+        # hashed every entry's state).
+        groups: list[list[object] | None] = [None] * len(self.comb)
+        by_state: list[tuple[int, list[object]]] = []
         for entry in cast(list[tuple[object, ...]], joined):
-            by_state.setdefault(entry[2], []).append(entry)
-        found = (joined, cast(list[tuple[int, list[_Pair]]], list(by_state.items())))
+            state = cast(int, entry[2])
+            group = groups[state]
+            if group is None:
+                group = groups[state] = []
+                by_state.append((state, group))
+            group.append(entry)
+        found = (joined, cast(list[tuple[int, list[_Pair]]], by_state))
         self.pairs.append((first, second, found))
         return found
 
@@ -947,8 +983,12 @@ class _SetSearch:
                             or lo < cur.penalty
                             or (lo == cur.penalty and declarable and not cur.declarable)
                         ):
-                            by_order = (a[5], a[6], b[5], b[6])
-                            picks = tuple([by_order[order.index(s)] for s in range(4)])
+                            # Each suit's option, back in suit order (``order`` lists the
+                            # suits in the order the pairs joined them).
+                            by_suit: list[Option] = [a[5], a[6], b[5], b[6]]
+                            by_suit[order[0]], by_suit[order[1]] = a[5], a[6]
+                            by_suit[order[2]], by_suit[order[3]] = b[5], b[6]
+                            picks = tuple(by_suit)
                             discard_joker = discard_mode and not (a[3] + b[3])
                             self.best = _Best(lo, declarable, chosen, picks, discard_joker, t)
                             self.limit = min(self.limit, lo)
@@ -1011,8 +1051,10 @@ class _SetSearch:
                 self._walk(i + 1, chosen, jokers, extra, taken_total, leaves)
                 continue
             for s, cards, lost in take:
-                current[s] -= cards
-                taken[s] += lost
+                # Not ``current[s] -= cards``: an augmented assignment to an item is a generic
+                # operation, compiled.
+                current[s] = current[s] - cards
+                taken[s] = taken[s] + lost
                 laid[s] = pure_count(current[s], triple)
             # Taking cards never lays more pure sequences: below sets that leave too few for
             # the requirement, no leaf meets it.
@@ -1026,8 +1068,8 @@ class _SetSearch:
                     leaves,
                 )
             for s, cards, lost in take:
-                current[s] += cards
-                taken[s] -= lost
+                current[s] = current[s] + cards
+                taken[s] = taken[s] - lost
             laid[0], laid[1], laid[2], laid[3] = laid_here
 
 

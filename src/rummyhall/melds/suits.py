@@ -651,12 +651,14 @@ class SuitTables:
         return self._shared.table(ranks, wild_ranks)
 
 
-_SUIT_TABLES: dict[tuple[SuitRules, int, bool, int], SuitTables] = {}
+_SUIT_TABLES: dict[tuple[int, int, bool, int], SuitTables] = {}
+"""By id(rules) (one SuitRules object per profile, kept alive by the tables it keys), jokers,
+discard and shared: a dataclass's hash is an interpreted call, once a search."""
 
 
 def suit_tables(rules: SuitRules, jokers: int, discard: bool, shared: int) -> SuitTables:
     """:class:`SuitTables` for these arguments, made once and brought up to date."""
-    key = (rules, jokers, discard, shared)
+    key = (id(rules), jokers, discard, shared)
     found = _SUIT_TABLES.get(key)
     if found is None:
         found = _SUIT_TABLES[key] = SuitTables(rules, jokers, discard, shared)
