@@ -97,6 +97,15 @@ def _card(text: str) -> Card:
     return card
 
 
+def _cards(texts: Sequence[str]) -> list[Card]:
+    """The cards named: views name them canonically, which one C-level map looks up (a
+    spelling not seen yet goes through :func:`_card`)."""
+    try:
+        return list(map(_CARDS.__getitem__, texts))
+    except KeyError:
+        return [_card(t) for t in texts]
+
+
 def _wild_codes(profile: str, cut: str) -> frozenset[int]:
     codes = _WILDS.get((profile, cut))
     if codes is None:
@@ -116,11 +125,7 @@ def _solve_sorted(profile: str, cut: str, cards: tuple[str, ...]) -> Arrangement
     if found is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        try:
-            hand_cards = list(map(_CARDS.__getitem__, cards))
-        except KeyError:  # a spelling not seen yet
-            hand_cards = [_card(t) for t in cards]
-        found = arrange(hand_cards, joker=_card(cut), profile=profile)
+        found = arrange(_cards(cards), joker=_card(cut), profile=profile)
         _MEMO[key] = found
     return found
 
@@ -418,13 +423,13 @@ class RummyBot:
         card = _card(top)
         if card.code in wild:
             return True
-        if self.shortcuts and not may_meld(card, map(_card, hand), wild):
+        if self.shortcuts and not may_meld(card, _cards(hand), wild):
             # The card would stay loose whatever the hand (the solver's groups never hold it):
             # taking it only helps if the hand can declare throwing it, i.e. as it is.
             known = _MEMO.get((profile, cut, tuple(sorted(hand))))
             if known is not None:
                 return known.declarable
-            cards = [_card(t) for t in hand]
+            cards = _cards(hand)
             if not may_declare(cards, wild, get_profile(profile).dublees):
                 return False
         after = solve(profile, cut, [*hand, top])
@@ -450,7 +455,7 @@ class RummyBot:
         if not first and self._turns < self.style.middle_drop_turn:
             return False
         limits = self.style.first_drop if first else self.style.middle_drop
-        cards = [_card(t) for t in hand]
+        cards = _cards(hand)
         jokers = sum(card.code in wild for card in cards)
         if jokers >= len(limits) or sequence_draws(cards, wild) > limits[jokers]:
             return False
@@ -494,7 +499,7 @@ class RummyBot:
             if code not in thrown:
                 thrown.add(code)
                 yield from_code(code)
-        rest = [_card(t) for t in hand]
+        rest = _cards(hand)
         rest.sort(key=lambda card: (card.code in wild, -indian_points(card), card.code))
         for card in rest:
             if card.code not in thrown:
