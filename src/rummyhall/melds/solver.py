@@ -310,7 +310,11 @@ def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
     """The skeleton with places in ``sorted_codes`` for codes: each group, then the discard, then
     the leftover takes the last copy of a card not yet taken (the 2-point groups take afresh)."""
     groups, kinds, leftover, penalty, declarable, discard, two_point = sk
-    last = {code: i for i, code in enumerate(sorted_codes)}  # the last copy not yet taken
+    # By card code, the place of the last copy not yet taken: a list, where a dict hashed every
+    # code it was asked (compiled).
+    last = [0] * (JOKER_CODE + 1)
+    for i, code in enumerate(sorted_codes):
+        last[code] = i
     fresh = last.copy() if two_point else last
     placed_groups = tuple([_places(group, last) for group in groups])
     placed_discard = _places((discard,), last)[0] if discard >= 0 else -1
@@ -327,7 +331,7 @@ def _placed(sk: _Skeleton, sorted_codes: tuple[int, ...]) -> _Placed:
     )
 
 
-def _places(codes: tuple[int, ...], last: dict[int, int]) -> tuple[int, ...]:
+def _places(codes: tuple[int, ...], last: list[int]) -> tuple[int, ...]:
     """The places of ``codes``, each the last copy of its card not yet taken (``last``)."""
     out = []
     for code in codes:
@@ -1044,7 +1048,8 @@ class _SetSearch:
         laid_here = tuple(laid)
         # Looking for a declaration (nothing else beats 0), bigger sets first: a declaration
         # melds every card.
-        for choice, take, points in reversed(moves) if limit == 0 else moves:
+        # A tuple either way, iterated natively (reversed() is an object of its own).
+        for choice, take, points in moves[::-1] if limit == 0 else moves:
             if choice.jokers > room:
                 continue
             if choice is _NO_SETS:
