@@ -363,6 +363,8 @@ class RummyBot:
         )
         if deal != self._deal:
             self._deal, self._turns, self._turn_state = deal, 0, None
+        else:
+            deal = self._deal  # the one kept: the states compare it by identity first
         state = (
             deal,
             view.get("phase"),
@@ -385,8 +387,10 @@ class RummyBot:
 
     def _choices(self, view: RummyView, seat: int) -> Iterable[str]:
         """Actions in order of preference, lazily; the first not yet tried in this state is sent."""
-        me = next((s for s in view.get("seats") or () if s.get("seat") == seat), None)
-        if me is None:
+        for me in view.get("seats") or ():
+            if me.get("seat") == seat:
+                break
+        else:
             return ()
         phase = view.get("phase")
         if phase == "between":
@@ -395,15 +399,16 @@ class RummyBot:
             if me["status"] == "eliminated" and rejoin_open and self.style.rejoin:
                 return ("rejoin",)
             return ()
-        kinds = {a["kind"] for a in view.get("awaited") or () if a.get("seat") == seat}
+        kinds = [a["kind"] for a in view.get("awaited") or () if a.get("seat") == seat]
         if "turn" in kinds and phase == "play" and view.get("turn") == seat:
             return self._finish_turn(view) if view.get("drawn") else self._start_turn(view, me)
-        if kinds & {"declare", "show"}:
+        if "declare" in kinds or "show" in kinds:
             return self._show(view)
         return ()
 
     def _start_turn(self, view: RummyView, me: RummySeatView) -> list[str]:
-        turn_state = (tuple(view["hand"]), tuple(view.get("open") or ()), view.get("closed"))
+        # The hand, the open pile and the closed deck, as _act has just read them into the state.
+        turn_state = self._state[4:7] if self._state is not None else ()
         if turn_state != self._turn_state:
             self._turn_state = turn_state
             self._turns += 1
