@@ -310,22 +310,22 @@ def reference_distance(hand: list[Card], cut: Card, profile: str) -> int | None:
     """The least count of loose cards over every plan of the cards outside the solver's melds,
     found by trying every way to split them (docs/melds.md, "Hints"): no bound, no budget, no
     move order, and any loose card may be a run of one card (not only the dearest)."""
-    from rummyhall.melds.hints import _judge, _position
+    from rummyhall.melds.plans import FIXED, RUN, SET, TUNNELA, Group, judge, position
 
     prof = get_profile(profile)
     wilds = Wilds.of(cut, prof)
     best = arrange(hand, joker=cut, profile=prof)
     fixed = [
-        ("F", tuple(c.code for c in group), 0, len(group), 0, kind)
+        Group(FIXED, tuple(c.code for c in group), 0, len(group), 0, kind)
         for group, kind in zip(best.groups, best.kinds, strict=True)
     ]
 
-    def least(codes: list[int], fixed: list) -> int | None:  # type: ignore[type-arg]
+    def least(codes: list[int], fixed: list[Group]) -> int | None:
         found: list[int] = []
 
-        def walk(rest: list[int], cores: list, loose: int, pool: int) -> None:  # type: ignore[type-arg]
+        def walk(rest: list[int], cores: list[Group], loose: int, pool: int) -> None:
             if not rest:
-                gaps = _judge([*fixed, *cores], pool, prof)[0]
+                gaps = judge([*fixed, *cores], pool, prof)[0]
                 if gaps <= loose:
                     found.append(loose)
                 return
@@ -336,7 +336,7 @@ def reference_distance(hand: list[Card], cut: Card, profile: str) -> int | None:
                 return
             if c not in wilds.codes:
                 walk(others, cores, loose + 1, pool)
-                walk(others, [*cores, ("R", (c,), 2, 3, _position(c, 1), None)], loose, pool)
+                walk(others, [*cores, Group(RUN, (c,), 2, 3, position(c, 1))], loose, pool)
             suit, rank = divmod(c, 13)
             # Runs: c lowest in a window of its suit, one copy of every code in the window.
             place = rank + 1
@@ -355,7 +355,7 @@ def reference_distance(hand: list[Card], cut: Card, profile: str) -> int | None:
                 left = list(others)
                 for x in held[:-1]:
                     left.remove(x)
-                core = ("R", tuple(held), gaps, max(3, span), lo, None)
+                core = Group(RUN, tuple(held), gaps, max(3, span), lo)
                 walk(left, [*cores, core], loose, pool)
             # Sets: c and cards of its rank in other suits (later in the order).
             mates = sorted({x for x in others if x % 13 == rank and x // 13 != suit})
@@ -367,7 +367,7 @@ def reference_distance(hand: list[Card], cut: Card, profile: str) -> int | None:
                 n = len(members) + 1
                 walk(
                     left,
-                    [*cores, ("S", (c, *members), max(0, 3 - n), max(3, n), 0, None)],
+                    [*cores, Group(SET, (c, *members), max(0, 3 - n), max(3, n), 0)],
                     loose,
                     pool,
                 )
@@ -375,7 +375,7 @@ def reference_distance(hand: list[Card], cut: Card, profile: str) -> int | None:
                 left = list(others)
                 left.remove(c)
                 left.remove(c)
-                walk(left, [*cores, ("T", (c, c, c), 0, 3, 0, None)], loose, pool)
+                walk(left, [*cores, Group(TUNNELA, (c, c, c), 0, 3, 0)], loose, pool)
 
         walk(sorted(codes), [], 0, 0)
         return min(found) if found else None

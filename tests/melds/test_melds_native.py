@@ -2,10 +2,12 @@
 
 The compiled modules must give exactly what the pure ones give: the same penalty, declarable,
 kinds, groups, leftover, discard and 2-point groups, down to which physical card lands where, on
-random and dense hands of every profile, discards included. The pure modules are reached through
-``RUMMYHALL_PURE=1`` in a subprocess (an extension module beside its ``.py`` wins at import
-otherwise): this file, run as a script, prints the pure results. Under CI=true the build must be
-compiled; elsewhere a pure build (no C compiler) still runs every comparison, pure against pure.
+random and dense hands of every profile, discards included; and the same hints on those hands
+(every group's cards, role, kind, needs and label, the distance, discard, reason, summary and
+shapes). The pure modules are reached through ``RUMMYHALL_PURE=1`` in a subprocess (an extension
+module beside its ``.py`` wins at import otherwise): this file, run as a script, prints the pure
+results. Under CI=true the build must be compiled; elsewhere a pure build (no C compiler) still
+runs every comparison, pure against pure.
 
     python tests/melds/test_melds_native.py   # the results of this interpreter's build, as JSON
 """
@@ -13,6 +15,7 @@ compiled; elsewhere a pure build (no C compiler) still runs every comparison, pu
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import random
@@ -24,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from rummyhall.cards import JOKER, Card, shoe
-from rummyhall.melds import Arrangement, arrange, native
+from rummyhall.melds import Arrangement, Hint, HintGroup, arrange, hint, native
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,8 +89,32 @@ def encode(hand: Sequence[Card], result: Arrangement) -> Encoded:
     ]
 
 
-def results() -> list[Encoded]:
-    return [encode(hand, arrange(hand, joker=cut, profile=p)) for p, hand, cut in deals()]
+def encode_hint(hand: Sequence[Card], found: Hint) -> Encoded:
+    """A hint with each card as its place in ``hand``, as :func:`encode` does."""
+    place = {id(card): i for i, card in enumerate(hand)}
+
+    def group(shown: HintGroup) -> Encoded:
+        cards = [place[id(card)] for card in shown.cards]
+        needs = [card.code for card in shown.needs]
+        return [cards, shown.role.value, shown.kind.value, needs, shown.label]
+
+    return [
+        [group(g) for g in found.groups],
+        found.distance,
+        found.declarable,
+        found.penalty,
+        None if found.discard is None else place[id(found.discard)],
+        found.reason,
+        found.summary,
+        [[shape.name, shape.cards, shape.label] for shape in found.shapes],
+    ]
+
+
+def results() -> dict[str, list[Encoded]]:
+    return {
+        "arrange": [encode(hand, arrange(hand, joker=cut, profile=p)) for p, hand, cut in deals()],
+        "hint": [encode_hint(hand, hint(hand, joker=cut, profile=p)) for p, hand, cut in deals()],
+    }
 
 
 def run_pure(code: str) -> str:
@@ -150,11 +177,20 @@ def test_the_compiled_modules_are_not_older_than_their_sources() -> None:
             )
 
 
-def test_compiled_and_pure_give_the_same_results() -> None:
+@functools.cache
+def both_builds() -> tuple[dict[str, list[Encoded]], dict[str, list[Encoded]]]:
+    """The results of this process's build and of the pure modules (one subprocess for all)."""
     pure = json.loads(
         run_pure(f"import runpy; runpy.run_path({str(Path(__file__))!r}, None, '__main__')")
     )
     ours = json.loads(json.dumps(results()))  # lists, as the JSON of the pure run
+    return ours, pure
+
+
+@pytest.mark.parametrize("what", ["arrange", "hint"])
+def test_compiled_and_pure_give_the_same_results(what: str) -> None:
+    everything, everything_pure = both_builds()
+    ours, pure = everything[what], everything_pure[what]
     assert len(pure) == len(ours) == len(deals())
     differ = [i for i, (a, b) in enumerate(zip(ours, pure, strict=True)) if a != b]
     if differ:
@@ -162,7 +198,9 @@ def test_compiled_and_pure_give_the_same_results() -> None:
         for i in differ[:5]:
             profile, hand, cut = deals()[i]
             shown.append(f"{profile} {' '.join(map(str, hand))} cut {cut}: {ours[i]} != {pure[i]}")
-        pytest.fail(f"{len(differ)} hands differ (compiled != pure):\n" + "\n".join(shown))
+        pytest.fail(
+            f"{len(differ)} hands differ in {what} (compiled != pure):\n" + "\n".join(shown)
+        )
 
 
 if __name__ == "__main__":
