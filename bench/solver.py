@@ -25,8 +25,8 @@ reference (tests/reference_solver.py) stays in the tests as the judge of correct
 
 Build: the run says whether the solver it measures is compiled (mypyc, see setup.py) or pure
 Python. A compiled build is then measured again as pure Python in a fresh interpreter
-(``RUMMYHALL_PURE=1``, this script with --pure-classes: the same warm-up, the same hands), and
-both are printed side by side with the ratio.
+(``RUMMYHALL_PURE=1``, this script with --pure-classes: the same warm-up, the same hands, the
+classes and then the hints), and both are printed side by side with the ratio.
 
 CPU time (``--cpu N``, instead of the rest): on a shared machine a wall-clock tail is mostly
 the waits for a core. For the classes of issue 20's targets (random 13, dense 21), N fresh
@@ -299,6 +299,33 @@ def measure_classes(
     return measured, baseline_lines, failures
 
 
+def measure_hints(scale: float, seed: int) -> tuple[dict[str, list[float]], list[str], int]:
+    """hint() on fresh random hands of each class, against arrange() on the same hands in the
+    same run (hint calls arrange, whose result is then cached: the difference is the plan search
+    and the layout): the times of each class (by its label), its lines and the targets not met."""
+    measured: dict[str, list[float]] = {}
+    lines = []
+    failures = 0
+    for size, decks, jokers, profile, _, count, _ in CLASSES:
+        rng = random.Random(seed * 100 + size + 7)
+        hands = random_hands(rng, size, decks, jokers, int(count * scale) // 5)
+        base = solve_all(hands, profile)
+        times = [timed(lambda h=h, c=c, p=profile: hint(h, joker=c, profile=p)) for h, c in hands]
+        ratio = statistics.median(t / b for t, b in zip(times, base, strict=True))
+        goal = HINT_TARGETS[size]
+        ok = goal.met(times)
+        failures += not ok
+        label = f"hint {size} ({profile})"
+        measured[label] = times
+        lines.append(
+            f"{label:<28} {len(times):>6} {figures(times)}"
+            f"  {goal} {'met' if ok else 'NOT MET'};"
+            f" arrange median {statistics.median(base) * 1e6:.1f}us on the same hands,"
+            f" hint/arrange {ratio:.1f}x"
+        )
+    return measured, lines, failures
+
+
 CPU_CLASSES = (("random", 13), ("dense", 21))
 """The classes of issue 20's targets, which ``--cpu`` measures."""
 
@@ -350,7 +377,7 @@ def cpu_figures(runs: int, quick: bool, seed: int) -> None:
 
 
 def pure_figures(quick: bool, seed: int) -> dict[str, list[float]]:
-    """The same classes measured on the pure modules, in a fresh interpreter
+    """The same classes and hints measured on the pure modules, in a fresh interpreter
     (``RUMMYHALL_PURE=1``): the same warm-up, the same hands; each class's times."""
     command = [sys.executable, __file__, "--pure-classes", "--seed", str(seed)]
     if quick:
@@ -397,6 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.pure_classes:
         times, _, _ = measure_classes(scale, args.seed, baseline=False, report=lambda _: None)
+        times.update(measure_hints(scale, args.seed)[0])
         print(json.dumps(times))
         return 0
 
@@ -412,24 +440,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     measured, baseline_lines, failures = measure_classes(
         scale, args.seed, baseline=True, report=print
     )
-    hint_lines = []
-    for size, decks, jokers, profile, _, count, _ in CLASSES:
-        # hint() on fresh random hands, against arrange() on the same hands in the same run
-        # (hint calls arrange, whose result is then cached: the difference is the plan search).
-        rng = random.Random(args.seed * 100 + size + 7)
-        hands = random_hands(rng, size, decks, jokers, int(count * scale) // 5)
-        base = solve_all(hands, profile)
-        times = [timed(lambda h=h, c=c, p=profile: hint(h, joker=c, profile=p)) for h, c in hands]
-        ratio = statistics.median(t / b for t, b in zip(times, base, strict=True))
-        goal = HINT_TARGETS[size]
-        ok = goal.met(times)
-        failures += not ok
-        hint_lines.append(
-            f"{f'hint {size} ({profile})':<28} {len(times):>6} {figures(times)}"
-            f"  {goal} {'met' if ok else 'NOT MET'};"
-            f" arrange median {statistics.median(base) * 1e6:.1f}us on the same hands,"
-            f" hint/arrange {ratio:.1f}x"
-        )
+    hint_times, hint_lines, hint_failures = measure_hints(scale, args.seed)
+    measured.update(hint_times)
+    failures += hint_failures
     print("\nhint() (the beginner's partial arrangement), random hands:")
     for line in hint_lines:
         print(line)

@@ -11,91 +11,34 @@ The plan is found by :func:`rummyhall.melds.plans.find_plan`, a branch-and-bound
 cards outside the solver's melds, exact within a step budget (:data:`SEARCH_BUDGET`, docs/solver.md
 "Hints"); this module turns it into groups of the caller's own cards, with labels and reasons in
 plain words. Pure, deterministic and typed; everything is keyed by card codes, so the order of
-``hand`` does not matter.
+``hand`` does not matter. Compiled with mypyc where the build can, as plans.py is (the result's
+types are in hint_types.py, never compiled, so they are the same classes either way).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import Final
 
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card, from_code, sort_key
 from rummyhall.melds.arrangement import Arrangement
+from rummyhall.melds.hint_types import Hint, HintGroup, Role, ShapeDistance
 from rummyhall.melds.kinds import Kind, card_points, classify
-from rummyhall.melds.plans import FIXED, RUN, SEARCH_BUDGET, SET, TUNNELA, Plan, find_plan, position
+from rummyhall.melds.plans import (
+    FIXED,
+    RUN,
+    SEARCH_BUDGET,
+    SET,
+    TUNNELA,
+    HandMemo,
+    Plan,
+    find_plan,
+    position,
+)
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.solver import arrange
-
-
-class Role(StrEnum):
-    """What a group of a hint is for."""
-
-    MELD = "meld"
-    """A valid sequence, set or tunnela (its ``kind`` says which)."""
-    NEAR_RUN = "near_run"
-    """Cards of one suit one card short of a sequence (``needs`` lists the cards that finish it)."""
-    NEAR_SET = "near_set"
-    """Two cards of one rank in different suits: a pair, one card short of a set. In a Marriage
-    declaration of dublees, also a dublee: two identical cards, one copy short of a tunnela."""
-    JOKERS = "jokers"
-    """Wild cards no group of the plan needs (vengala may show them apart at a declaration)."""
-    LOOSE = "loose"
-    """Cards that fit no group of the plan: the first to throw."""
-    DISCARD = "discard"
-    """The card to throw now (a hand with one card more than it keeps)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HintGroup:
-    """One group of a hint: its cards in the order to show them, what it is for (``role``),
-    its kind as :func:`~rummyhall.melds.kinds.classify` judges it, the cards any one of which
-    would finish it (near melds only) and a short label in plain words."""
-
-    cards: list[Card]
-    role: Role
-    kind: Kind
-    needs: list[Card]
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class ShapeDistance:
-    """How far a hand is from one winning shape of a profile with dublees (Marriage).
-
-    ``name`` is stable, for programs: ``sequences`` (the profile's pure sequences with every
-    other card melded), ``tunnelas``, ``dublees``, ``jokers`` (wild cards in one group).
-    ``cards`` is how many cards the hand still needs to show the shape, each drawn card replacing
-    one the shape does not use (0: it shows the shape now). ``label`` names the shape in plain
-    words ("3 tunnelas")."""
-
-    name: str
-    cards: int
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """The best partial arrangement of a hand.
-
-    ``groups`` hold every card of the hand exactly once, the discard (if any) alone in the last
-    group. ``distance`` is how many cards the hand is from a declaration: the draws it still
-    needs, each replacing a card that fits nowhere, if the right cards come (0: it can declare
-    now). ``discard`` and ``reason`` name the card to throw and why (hands of ``hand_size + 1``
-    cards only). ``penalty`` and ``declarable`` are the solver's; ``summary`` is one line for
-    people. ``shapes``: for a profile with dublees (Marriage), how far the hand is from each
-    winning shape, in a fixed order (see :func:`shape_distances`); empty for other profiles."""
-
-    groups: list[HintGroup]
-    distance: int
-    declarable: bool
-    penalty: int
-    discard: Card | None
-    reason: str | None
-    summary: str
-    shapes: list[ShapeDistance]
 
 
 def _code(suit: int, position: int) -> int:
@@ -108,20 +51,31 @@ def _pretty(code: int) -> str:
 
 # --- the hint ------------------------------------------------------------------------------------
 
-_KINDS: dict[tuple[tuple[int, ...], frozenset[int], str], Kind] = {}
+_KIND_OF: Final = tuple(Kind)
+_KINDS: Final[dict[tuple[tuple[int, ...], int, str], int]] = {}
+"""classify()'s kinds (as their place in :data:`_KIND_OF`: a memo of ints only, which the garbage
+collector stops looking at) by codes, which of them are wild and the profile's name."""
 _KINDS_LIMIT: Final = 20_000
 
 
 def _kind(codes: Sequence[int], wilds: Wilds, profile: Profile) -> Kind:
-    """:func:`~rummyhall.melds.kinds.classify`, memoised on the codes as given, the wild cards and
-    the profile's name (as the solver's caches are): a hint classifies every group it shows, and
-    the same small groups come back hand after hand."""
-    key = (tuple(codes), wilds.codes, profile.name)
-    kind = _KINDS.get(key)
-    if kind is None:
-        if len(_KINDS) >= _KINDS_LIMIT:
-            _KINDS.clear()
-        kind = _KINDS[key] = classify(codes, wilds, profile)
+    """:func:`~rummyhall.melds.kinds.classify`, memoised: a hint classifies every group it shows,
+    and the same small groups come back hand after hand. classify() reads the wild cards only as
+    whether each of these codes is one, so that is what the key holds (bit i: ``codes[i]`` is
+    wild), with the codes in their order and the profile's name (as the solver's caches)."""
+    wild = wilds.codes
+    wild_bits = 0
+    for i, code in enumerate(codes):
+        if code in wild:
+            wild_bits |= 1 << i
+    key = (tuple(codes), wild_bits, profile.name)
+    found = _KINDS.get(key)
+    if found is not None:
+        return _KIND_OF[found]
+    if len(_KINDS) >= _KINDS_LIMIT:
+        _KINDS.clear()
+    kind = classify(codes, wilds, profile)
+    _KINDS[key] = _KIND_OF.index(kind)
     return kind
 
 
@@ -155,16 +109,17 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
         return _declared(best, wilds, prof, shapes)
     pool = _CardPool(hand)
     codes = [card.code for card in hand]
+    memo = HandMemo(codes)  # shared by the searches below
     discard_code: int | None = None
     if discard_mode:
         # Choose the card to throw from the plan of all the cards; then lay out the cards kept
         # around their own best melds, so that the groups shown score the least they can.
-        first = find_plan(codes, best, wilds, prof, discard_mode=True)
+        first = find_plan(codes, best, wilds, prof, discard_mode=True, memo=memo)
         # (The layout picks the loosest card when the plan has one: no need to lay it out.)
         if first.loose:
-            discard_code = _pick_discard(first.loose, hand)
+            discard_code = _pick_discard(first.loose, _held(codes))
         else:
-            discard_code = _lay_out(first, wilds, prof, True, hand)[2]
+            discard_code = _lay_out(first, wilds, prof, _held(codes))[2]
         assert discard_code is not None
         codes.remove(discard_code)
         if best.discard is not None and best.discard.code == discard_code:
@@ -172,13 +127,12 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
             best_kept = Arrangement(best.groups, best.leftover, best.penalty, False, best.kinds)
         else:
             best_kept = arrange([from_code(c) for c in codes], joker=joker, profile=prof)
-        plan = find_plan(
-            codes, best_kept, wilds, prof, discard_mode=False, seed=(first, discard_code)
-        )
+        seed = (first, discard_code)
+        plan = find_plan(codes, best_kept, wilds, prof, discard_mode=False, seed=seed, memo=memo)
     else:
-        plan = find_plan(codes, best, wilds, prof, discard_mode=False)
+        plan = find_plan(codes, best, wilds, prof, discard_mode=False, memo=memo)
     assert plan.key is not None
-    groups, loose, _ = _lay_out(plan, wilds, prof, False, hand)
+    groups, loose, _ = _lay_out(plan, wilds, prof, None)
 
     out: list[HintGroup] = []
     for codes_, role, needs, label in groups:
@@ -195,7 +149,7 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
         discard = pool.take(discard_code)
         kind = _kind([discard.code], wilds, prof)
         out.append(HintGroup([discard], Role.DISCARD, kind, [], "Discard"))
-        reason = _reason(discard_code, hand, wilds)
+        reason = _reason(discard_code, _held([card.code for card in hand]), wilds)
     distance = max(1, plan.key[0])  # not declarable: at least one card away
     return Hint(
         groups=out,
@@ -228,7 +182,7 @@ def shape_distances(
 
     The shapes use at most 16 of the hand's cards, so the cards they do not use always leave
     room for the draws; in a hand of ``hand_size + 1`` the card thrown now is one of those."""
-    counts = Counter(card.code for card in hand)
+    counts = Counter([card.code for card in hand])
     out: list[ShapeDistance] = [
         ShapeDistance("sequences", sequences, f"{profile.min_pure_sequences} pure sequences")
     ]
@@ -327,31 +281,38 @@ def _declared_role(kind: Kind) -> Role:
     return Role.NEAR_SET if kind is Kind.DUBLEE else Role.LOOSE
 
 
+# The natural cards of a hand as masks: the ranks held in each suit (bit = rank, 0 for the ace)
+# and the suits holding each rank (bit = suit).
+_Held = tuple[list[int], list[int]]
+
+
 # (codes in display order, role, codes that finish it, label)
 _Laid = tuple[tuple[int, ...], Role, tuple[int, ...], str]
 
 
 def _lay_out(
-    plan: Plan, wilds: Wilds, profile: Profile, discard_mode: bool, hand: Sequence[Card]
+    plan: Plan, wilds: Wilds, profile: Profile, held: _Held | None
 ) -> tuple[list[_Laid], list[int], int | None]:
     """The plan as groups: jokers fill the gaps of the groups closest to done (melds first),
     groups then missing one card are near melds, the others' cards loose. Returns the groups,
-    the loose cards and the discard."""
+    the loose cards and the discard: a hand with a card to throw passes its cards as ``held``
+    (see :func:`_pick_discard`)."""
     cap = profile.max_jokers_per_meld
     jokers = sorted(plan.pool)
-    order = sorted(
-        range(len(plan.groups)), key=lambda i: (plan.groups[i].gaps, plan.groups[i].kind != FIXED)
-    )
+    # Fewest gaps first, the solver's melds first among equals, as ints (the index in the low
+    # byte keeps the plan's order of the rest).
+    order = sorted([g.gaps << 9 | (g.kind != FIXED) << 8 | i for i, g in enumerate(plan.groups)])
     laid: list[tuple[int, _Laid]] = []
     loose = list(plan.loose)
-    for i in order:
+    for key in order:
+        i = key & 255
         group = plan.groups[i]
         kind, codes, gaps, low, fixed = group.kind, group.codes, group.gaps, group.low, group.fixed
         if fixed is not None:
             laid.append((_rank_of(fixed), (codes, Role.MELD, (), _KIND_LABEL[fixed])))
             continue
         fill: list[int] = []
-        if i not in plan.pure and kind != TUNNELA:
+        if not plan.pure >> i & 1 and kind != TUNNELA:
             room = gaps if cap is None else min(gaps, cap)
             take = min(room, len(jokers))
             fill, jokers = jokers[:take], jokers[take:]
@@ -374,12 +335,13 @@ def _lay_out(
         else:
             loose.extend(codes)
             jokers = sorted((*jokers, *fill))
-    laid.sort(key=lambda entry: entry[0])
-    groups = [entry[1] for entry in laid]
+    # By display rank, in the order above among equals.
+    shown_order = sorted([entry[0] << 8 | n for n, entry in enumerate(laid)])
+    groups = [laid[key & 255][1] for key in shown_order]
     discard: int | None = None
-    if discard_mode:
+    if held is not None:
         if plan.loose:
-            discard = _pick_discard(plan.loose, hand)
+            discard = _pick_discard(plan.loose, held)
             loose.remove(discard)
         else:
             discard = jokers.pop()
@@ -388,14 +350,12 @@ def _lay_out(
     return groups, loose, discard
 
 
+_RANKS: Final = {Kind.PURE_SEQUENCE: 0, Kind.TUNNELA: 1, Kind.IMPURE_SEQUENCE: 2, Kind.SET: 3}
+
+
 def _rank_of(kind: Kind) -> int:
     """Display order of meld kinds: pure sequences first (the requirement), sets last."""
-    return {
-        Kind.PURE_SEQUENCE: 0,
-        Kind.TUNNELA: 1,
-        Kind.IMPURE_SEQUENCE: 2,
-        Kind.SET: 3,
-    }.get(kind, 4)
+    return _RANKS.get(kind, 4)
 
 
 def _run_layout(
@@ -438,49 +398,66 @@ def _set_needs(codes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(s * 13 + rank for s in range(4) if s not in suits)
 
 
-def _reach(code: int, hand: Sequence[Card]) -> tuple[int, int]:
-    """How far a card is from any meld with the other cards held: (cards a meld around it
-    still needs: 1 with a neighbour of its suit two places away or less or a card of its rank in
-    another suit, else 2; the gap to its nearest card of the same suit, 14 for none)."""
+def _places(rank: int) -> tuple[int, ...]:
+    """Positions of a rank (0 for the ace) in a run: the ace at both ends."""
+    return (1, 14) if rank == 0 else (rank + 1,)
+
+
+_GAPS: Final = tuple(
+    tuple(min([abs(a - b) for a in _places(r) for b in _places(o)]) for o in range(13))
+    for r in range(13)
+)
+"""How many places apart two ranks (0 for the ace) are in a run, at the closest."""
+
+
+def _held(codes: Sequence[int]) -> _Held:
+    """The cards of a hand (``codes``) as :data:`_Held` masks."""
+    ranks_by_suit = [0] * 4
+    suits_by_rank = [0] * 13
+    for code in codes:
+        if code != JOKER_CODE:
+            suit = code // 13
+            rank = code % 13
+            ranks_by_suit[suit] |= 1 << rank
+            suits_by_rank[rank] |= 1 << suit
+    return ranks_by_suit, suits_by_rank
+
+
+def _reach(code: int, held: _Held) -> tuple[int, int]:
+    """How far a card is from any meld with the other cards held (``held``: see :func:`_held`):
+    (cards a meld around it still needs: 1 with a neighbour of its suit two places away or less
+    or a card of its rank in another suit, else 2; the gap to its nearest card of the same suit,
+    14 for none). Other copies of the card itself count for neither."""
+    ranks_by_suit, suits_by_rank = held
     suit, rank = divmod(code, 13)
-    places = (1, 14) if rank == 0 else (rank + 1,)
-    seen_self = False
+    pair = suits_by_rank[rank] & ~(1 << suit) != 0
+    others = ranks_by_suit[suit] & ~(1 << rank)
     nearest = 14
-    pair = False
-    for card in hand:
-        other = card.code
-        if other == code and not seen_self:
-            seen_self = True
-            continue
-        if other == JOKER_CODE:
-            continue
-        o_suit, o_rank = divmod(other, 13)
-        if o_suit != suit and o_rank == rank:
-            pair = True
-        if o_suit == suit and other != code:
-            o_places = (1, 14) if o_rank == 0 else (o_rank + 1,)
-            gap = min(abs(a - b) for a in places for b in o_places)
-            nearest = min(nearest, gap)
+    gaps = _GAPS[rank]
+    for other in range(13):
+        if others >> other & 1:
+            nearest = min(nearest, gaps[other])
     needs = 1 if pair or nearest <= 2 else 2
     return needs, nearest
 
 
-def _pick_discard(loose: Sequence[int], hand: Sequence[Card]) -> int:
+def _pick_discard(loose: Sequence[int], held: _Held) -> int:
     """The loose card furthest from any meld; among equals the one that counts most (it costs
-    most if someone declares), then the highest card, so the choice is always the same."""
+    most if someone declares), then the one whose nearest card of its suit is furthest, then the
+    highest card, so the choice is always the same. (Each card's worth is one int, those fields
+    from the top bits down.)"""
+    best = -1
+    for code in loose:
+        needs, nearest = _reach(code, held)
+        best = max(best, needs << 16 | CODE_POINTS[code] << 10 | nearest << 6 | code)
+    return best & 63
 
-    def worth(code: int) -> tuple[int, int, int, int]:
-        needs, nearest = _reach(code, hand)
-        return needs, CODE_POINTS[code], nearest, code
 
-    return max(loose, key=worth)
-
-
-def _reason(code: int, hand: Sequence[Card], wilds: Wilds) -> str:
+def _reason(code: int, held: _Held, wilds: Wilds) -> str:
     card = from_code(code).pretty
     if code in wilds.codes:
         return f"the {card} is a joker no group needs: every other card has its place"
-    needs, _ = _reach(code, hand)
+    needs, _ = _reach(code, held)
     points = card_points(code, wilds.codes)
     worth = f", and it counts {points} points" if points else ""
     if needs == 2:

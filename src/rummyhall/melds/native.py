@@ -21,7 +21,12 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-COMPILED: Final = ("rummyhall.melds.suits", "rummyhall.melds.solver", "rummyhall.melds.plans")
+COMPILED: Final = (
+    "rummyhall.melds.suits",
+    "rummyhall.melds.solver",
+    "rummyhall.melds.plans",
+    "rummyhall.melds.hints",
+)
 """The modules setup.py compiles (its ``COMPILED`` lists their files)."""
 PURE_SWITCH: Final = "RUMMYHALL_PURE"
 """The environment variable that, set to anything but ``0``, loads :data:`COMPILED` pure."""

@@ -11,8 +11,9 @@ matter.
 
 This module is compiled with mypyc where the build can (setup.py, rummyhall.melds.native); it is
 written for that as much as for CPython: the search's groups and plans are plain classes (native
-classes once compiled, whose fields are read without unpacking a tuple), the wild cards a list of
-flags, sorts order plain ints, and a profile's rules are read once per search.
+classes once compiled, whose fields are read without unpacking a tuple), the unplaced cards and
+the wild ones small ints (bits), sorts order plain ints, and a profile's rules are read once per
+search. What the searches of a hand work out is memoised for that hand (:class:`HandMemo`).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ FIXED: Final = 3
 
 # The unplaced cards of a search, two bits a code (at most three copies of a card), are kept in
 # two ints of 52 bits, the codes of the first two suits and of the last two, so that they stay
-# small ints (a compiled module keeps those unboxed: no new int object for each card taken).
+# small ints (a compiled module keeps those unboxed: no new int object for each card taken); the
+# groups a card can start are looked up by them. (And in the hand's own places: HandMemo.)
 _SPLIT: Final = 26
 """The first code of the second word."""
 _SHIFT: Final = tuple(2 * (c % _SPLIT) for c in range(JOKER_CODE))
@@ -101,8 +103,8 @@ class Group:
 
 class Plan:
     """The best plan so far: its key (distance, missing cards, loose points; None before the first
-    plan), its groups (the solver's first), its loose cards and joker pool, and the indices of the
-    groups kept pure (see :func:`judge`)."""
+    plan), its groups (the solver's first), its loose cards and joker pool, and the groups kept
+    pure (bit i for ``groups[i]``, see :func:`judge`)."""
 
     def __init__(
         self,
@@ -110,7 +112,7 @@ class Plan:
         groups: tuple[Group, ...] = (),
         loose: tuple[int, ...] = (),
         pool: tuple[int, ...] = (),
-        pure: frozenset[int] = frozenset(),
+        pure: int = 0,
     ) -> None:
         self.key = key
         self.groups = groups
@@ -134,26 +136,27 @@ class Rules:
 
 V = TypeVar("V")
 
-_SHARDS: Final = 61
+_SHARDS: Final = 127
 """Dicts a memo is split into (a prime: the remainder of a key mixes all of its bits)."""
 
 
 class Memo(Generic[V]):
-    """A memo of at most about ``limit`` entries keyed by ints, kept in :data:`_SHARDS` small dicts
-    by the key's remainder, each cleared alone when full. A dict grows by building a new table
-    and empties by freeing every entry, both in time proportional to its size: one dict of
-    200,000 entries made the hand whose insert grew it, or cleared it, pay 8 ms at once (and
-    another search the misses after a clear of everything); a shard pays a sixtieth of that."""
+    """A memo of at most about ``limit`` entries keyed by ints, kept in :data:`_SHARDS` small dicts,
+    each cleared alone when full. A dict grows by building a new table and empties by freeing
+    every entry, both in time proportional to its size, and the one call that does it pays for
+    all: a dict of 20,000 entries of groups took 18 ms to clear (measured; growing one of 200,000
+    ints to the next size took 8 ms); a shard costs a hundredth of that. ``spread`` picks the
+    shard: an int that varies with the key."""
 
     def __init__(self, limit: int) -> None:
         self.shards: list[dict[int, V]] = [{} for _ in range(_SHARDS)]
         self.shard_limit = limit // _SHARDS
 
-    def get(self, key: int) -> V | None:
-        return self.shards[key % _SHARDS].get(key)
+    def get(self, key: int, spread: int) -> V | None:
+        return self.shards[spread % _SHARDS].get(key)
 
-    def put(self, key: int, value: V) -> None:
-        shard = self.shards[key % _SHARDS]
+    def put(self, key: int, spread: int, value: V) -> None:
+        shard = self.shards[spread % _SHARDS]
         if len(shard) >= self.shard_limit:
             shard.clear()
         shard[key] = value
@@ -162,10 +165,9 @@ class Memo(Generic[V]):
         return sum([len(shard) for shard in self.shards])
 
 
-# The memos shared across searches and calls (Final: a compiled module reads them without a
-# lookup in its globals).
 _CORES: Final[Memo[tuple[Group, ...]]] = Memo(50_000)
-_LEAST: Final[Memo[int]] = Memo(200_000)
+"""The groups a card can start (:func:`_make_cores`), shared across searches and calls (Final: a
+compiled module reads it without a lookup in its globals)."""
 _POINTS: Final = CODE_POINTS
 """Points of a card by code (this module's own name for it: read without a global lookup)."""
 
@@ -187,6 +189,35 @@ _SINGLES: Final = tuple(Group(RUN, (c,), 2, 3, position(c, 1)) for c in range(JO
 """A loose card as a run of one card (two draws from a run), by code: the leaves' extra plans."""
 
 
+class _Moves:
+    """The moves of a node of the walk, in the order they are tried (:meth:`_Search._moves`)."""
+
+    def __init__(self, groups: tuple[Group, ...], order: list[int]) -> None:
+        self.groups = groups
+        self.order = order
+
+
+class HandMemo:
+    """What the searches of one hand work out about its unplaced cards (a hint makes two for a
+    hand with a card to throw, and they share most of their states), keyed by those cards as
+    counts in the hand's own places: two bits for each code the hand holds, a small int.
+    ``least``: the lower bounds of :meth:`_Search._least`; ``moves``: the moves of the nodes of
+    the walks, half to two thirds of which come back with the same cards unplaced. ``codes``: every
+    card the searches may see; their wild cards and profile are one hint's.
+
+    The lower bounds were memoised across hands, on all 52 codes and the wild cards (a big int):
+    on the bench's fresh hands that memo answered 2 lookups in 100 that this one does not, and
+    cost more in keys and inserts than the misses it saved, besides its memory."""
+
+    def __init__(self, codes: Sequence[int]) -> None:
+        self.shift = [-1] * (JOKER_CODE + 1)
+        for place, code in enumerate(sorted({c for c in codes if c != JOKER_CODE})):
+            self.shift[code] = 2 * place
+        self.least: dict[int, int] = {}
+        self.moves: dict[int, _Moves] = {}
+        """A node's moves by its unplaced cards (the same key)."""
+
+
 class _Search:
     """Branch and bound over the plans of the cards outside the solver's melds."""
 
@@ -197,6 +228,7 @@ class _Search:
         wilds: Wilds,
         profile: Profile,
         discard_mode: bool,
+        memo: HandMemo,
     ) -> None:
         # Bit c set: the code c is wild (the printed joker's too).
         self.wild = sum([1 << c for c in wilds.codes])
@@ -207,6 +239,10 @@ class _Search:
         # The unplaced cards, two bits a code in two words (see _SPLIT).
         self.first_word = 0
         self.second_word = 0
+        # And the same cards in the hand's own places (the key of ``memo``).
+        self.memo = memo
+        self.shift = memo.shift
+        self.local = 0
         self.pool: list[int] = []
         for code in codes:
             if code == JOKER_CODE:
@@ -218,10 +254,6 @@ class _Search:
         self.order = sorted({*codes, JOKER_CODE})
         # Wild cards not yet placed: each may still join the joker pool (for the bound).
         self.wild_left = len([c for c in codes if self._is_wild(c) and c != JOKER_CODE])
-        # The key of the lower bounds in ``_LEAST`` is the unplaced cards as one int (two bits a
-        # code), told apart by the wild cards and the tunnelas (all that _least reads).
-        wild_bits = self.wild & ~(1 << JOKER_CODE)
-        self.salt = (wild_bits << 2 * JOKER_CODE) | (int(self.triples) << 3 * JOKER_CODE + 1)
         # Natural cards loose or unplaced, by points (what a plan's loose cards may be).
         self.free = [0] * 11
         for c in codes:
@@ -279,36 +311,38 @@ class _Search:
     def _is_wild(self, c: int) -> bool:
         return bool(self.wild >> c & 1)
 
-    def _count(self, c: int) -> int:
-        """Copies of ``c`` unplaced (JOKER_CODE: always 1, see ``order``)."""
-        if c < _SPLIT:
-            return self.first_word >> _SHIFT[c] & 3
-        if c < JOKER_CODE:
-            return self.second_word >> _SHIFT[c] & 3
-        return 1
-
     def _next(self, start: int) -> int:
         """The index in ``order`` of the lowest unplaced card from ``start`` on."""
+        order = self.order
+        shift = self.shift
+        local = self.local
         i = start
-        while not self._count(self.order[i]):
+        while True:
+            c = order[i]
+            if c == JOKER_CODE or local >> shift[c] & 3:
+                return i
             i += 1
-        return i
-
-    def _state(self) -> int:
-        """The unplaced cards as one int, two bits a code (the memo key of :meth:`_least`)."""
-        return self.first_word | self.second_word << 2 * _SPLIT
 
     def _take_out(self, c: int) -> None:
         if c < _SPLIT:
             self.first_word -= 1 << _SHIFT[c]
         else:
             self.second_word -= 1 << _SHIFT[c]
+        self.local -= 1 << self.shift[c]
 
     def _put_back(self, c: int) -> None:
         if c < _SPLIT:
             self.first_word += 1 << _SHIFT[c]
         else:
             self.second_word += 1 << _SHIFT[c]
+        self.local += 1 << self.shift[c]
+
+    def _local_bits(self, group: Group) -> int:
+        """What taking the other cards of ``group`` subtracts from ``local``."""
+        bits = 0
+        for x in group.others:
+            bits += 1 << self.shift[x]
+        return bits
 
     # --- the walk ---------------------------------------------------------------------------
 
@@ -327,7 +361,7 @@ class _Search:
         weight = 2 * len(self.loose) + self.gaps + least - jokers
         if self.discard_mode:
             weight -= 2
-        count = max(-(-weight // 3), gaps, 0)
+        count = max(-(-weight // 3), gaps)  # (gaps >= 0)
         if count != best_count:
             return count > best_count
         # A plan of exactly that count turns k = L - count cards into runs of one: its gaps are
@@ -349,10 +383,11 @@ class _Search:
 
     def _least(self, start: int) -> int:
         """The least 2 * loose + gaps the unplaced cards (all at ``order[start]`` or above) add,
-        wild cards free (they may join the pool). Memoised across searches and calls on the
-        unplaced cards, the wild cards and the profile's tunnelas (all that it reads)."""
-        key = self._state() | self.salt
-        known = _LEAST.get(key)
+        wild cards free (they may join the pool). Memoised for the hand (:class:`HandMemo`) on
+        the unplaced cards: the wild cards and the profile's tunnelas, all else it reads, are
+        the hand's."""
+        local = self.local
+        known = self.memo.least.get(local)
         if known is not None:
             return known
         i = self._next(start)
@@ -365,15 +400,18 @@ class _Search:
             for group in self._cores(c):
                 if group.gaps >= best:
                     continue
+                bits = self._local_bits(group)
                 self.first_word -= group.first_word
                 self.second_word -= group.second_word
+                self.local -= bits
                 best = min(best, group.gaps + self._least(i))
                 self.first_word += group.first_word
                 self.second_word += group.second_word
+                self.local += bits
                 if not best:
                     break
         self._put_back(c)
-        _LEAST.put(key, best)
+        self.memo.least[local] = best
         return best
 
     def _walk(self, start: int, least: int) -> None:
@@ -393,24 +431,18 @@ class _Search:
             self._leaf()
             return
         is_wild = self._is_wild(c)
+        # The moves depend on the unplaced cards alone, and half to two thirds of the nodes of a
+        # hand's searches have unplaced cards an earlier node had (other groups, the same left).
+        node = self.local
+        found = self.memo.moves.get(node)
         self._take(c)
-        # The groups c can start, and c alone (loose, or in the pool if wild), best first by
-        # what they add to the bound's weight and the least the cards left must add: good plans
-        # come early, so the bound bites from the start. Ties keep the fullest group first.
-        # Each move is one int, (that sum) << 6 | (its index in ``groups``), so that a plain
-        # sort orders them (a card starts far fewer than 63 groups).
-        groups = self._cores(c)
-        moves: list[int] = []
-        for n, group in enumerate(groups):
-            # (Only the unplaced cards are read by _least.)
-            self.first_word -= group.first_word
-            self.second_word -= group.second_word
-            moves.append((group.gaps + self._least(i)) << 6 | n)
-            self.first_word += group.first_word
-            self.second_word += group.second_word
+        if found is None:
+            groups = self._cores(c)
+            moves = self._moves(i, groups, is_wild)
+            self.memo.moves[node] = _Moves(groups, moves)
+        else:
+            groups, moves = found.groups, found.order
         alone = len(groups)
-        moves.append(((0 if is_wild else 2) + self._least(i)) << 6 | alone)
-        moves.sort()
         for move in moves:
             n = move & 63
             if n == alone:
@@ -438,16 +470,39 @@ class _Search:
                 self._put(x)
         self._put(c)
 
+    def _moves(self, i: int, groups: tuple[Group, ...], is_wild: bool) -> list[int]:
+        """The moves of the card at ``order[i]`` (taken already), which starts ``groups``: each
+        group, then the card alone (loose, or in the pool if wild), best first by what they add
+        to the bound's weight and the least the cards left must add: good plans come early, so
+        the bound bites from the start. Ties keep the fullest group first. Each move is one int,
+        (that sum) << 6 | (its index in ``groups``, ``len(groups)`` for the card alone), so that
+        a plain sort orders them (a card starts far fewer than 63 groups)."""
+        moves: list[int] = []
+        for n, group in enumerate(groups):
+            # (Only the unplaced cards are read by _least.)
+            bits = self._local_bits(group)
+            self.first_word -= group.first_word
+            self.second_word -= group.second_word
+            self.local -= bits
+            moves.append((group.gaps + self._least(i)) << 6 | n)
+            self.first_word += group.first_word
+            self.second_word += group.second_word
+            self.local += bits
+        moves.append(((0 if is_wild else 2) + self._least(i)) << 6 | len(groups))
+        moves.sort()
+        return moves
+
     def _take(self, x: int) -> None:
+        """Place ``x``: the unplaced cards, and the wild or free ones, lose it."""
         self._take_out(x)
-        if self._is_wild(x):
+        if self.wild >> x & 1:
             self.wild_left -= 1
         else:
             self.free[_POINTS[x]] -= 1
 
     def _put(self, x: int) -> None:
         self._put_back(x)
-        if self._is_wild(x):
+        if self.wild >> x & 1:
             self.wild_left += 1
         else:
             self.free[_POINTS[x]] += 1
@@ -455,17 +510,20 @@ class _Search:
     def _cores(self, c: int) -> tuple[Group, ...]:
         """:func:`_make_cores` for the cards unplaced now, memoised across searches and calls
         on what it reads: the counts of ``c``'s suit and of its rank (never the wild cards)."""
-        suit, rank = divmod(c, 13)
+        suit = c // 13
+        rank = c % 13
         word = self.first_word if suit < 2 else self.second_word
         suit_counts = word >> 26 * (suit & 1) & _SUIT_MASK
-        rank_counts = 0
-        for s in range(4):
-            rank_counts |= self._count(s * 13 + rank) << 2 * s
+        # The counts of c's rank in each suit (its two bits in each suit's field of the words).
+        low, high = 2 * rank, 2 * rank + 26
+        first, second = self.first_word, self.second_word
+        rank_counts = (first >> low & 3) | (first >> high & 3) << 2
+        rank_counts |= (second >> low & 3) << 4 | (second >> high & 3) << 6
         key = c | int(self.triples) << 6 | suit_counts << 7 | rank_counts << 33
-        moves = _CORES.get(key)
+        moves = _CORES.get(key, key)
         if moves is None:
             moves = _make_cores(c, suit_counts, rank_counts, self.triples)
-            _CORES.put(key, moves)
+            _CORES.put(key, key, moves)
         return moves
 
     # --- a finished plan ----------------------------------------------------------------------
@@ -474,8 +532,8 @@ class _Search:
         """Judge the plan, and the same plan with its dearest loose cards as runs of one card
         each (a card two draws from a run is worth keeping when the hand has draws to spare)."""
         # The dearest first, then the highest code: one int each, sorted high to low.
-        dearest = sorted([_POINTS[c] << 6 | c for c in self.loose], reverse=True)
-        loose = [key & 63 for key in dearest]
+        dearest = sorted([_POINTS[c] << 6 | c for c in self.loose])
+        loose = [key & 63 for key in reversed(dearest)]
         base = (*self.fixed, *self.cores)
         for k in range(len(loose) + 1):
             groups = base + tuple([_SINGLES[c] for c in loose[:k]])
@@ -550,16 +608,15 @@ def _make_cores(c: int, suit_counts: int, rank_counts: int, triples: bool) -> tu
     return tuple([found[key & 255] for key in order])
 
 
-def judge(
-    groups: Sequence[Group], jokers: int, profile: Profile
-) -> tuple[int, int, frozenset[int]]:
+def judge(groups: Sequence[Group], jokers: int, profile: Profile) -> tuple[int, int, int]:
     """For a plan's groups and pool of ``jokers``: (cards still missing after the pool's jokers
-    fill what they may, spare jokers, indices of the groups kept pure), the declaration's
-    requirement met by finishing them (new sequences from nothing where there are too few)."""
+    fill what they may, spare jokers, the groups kept pure as bits: bit i for ``groups[i]``), the
+    declaration's requirement met by finishing them (new sequences from nothing where there are
+    too few)."""
     return _judge(groups, jokers, Rules(profile))
 
 
-def _judge(groups: Sequence[Group], jokers: int, rules: Rules) -> tuple[int, int, frozenset[int]]:
+def _judge(groups: Sequence[Group], jokers: int, rules: Rules) -> tuple[int, int, int]:
     # The pure sequences: the solver's pure ones first, then the runs missing fewest cards
     # (jokers cannot make them; drawn cards can). Sorted as ints: (not the solver's pure one,
     # the solver's, gaps, index), the index keeping the order of equals.
@@ -570,23 +627,28 @@ def _judge(groups: Sequence[Group], jokers: int, rules: Rules) -> tuple[int, int
             if g.sequence
         ]
     )
-    candidates = [key & 255 for key in runs if groups[key & 255].pure]
-    pure = frozenset(candidates[: rules.min_pure])
+    pure = 0
+    chosen = 0
     missing = 0
-    for i in pure:
-        missing += groups[i].gaps
-    scratch_pure = rules.min_pure - len(pure)
+    long = False
+    for key in runs:
+        group = groups[key & 255]
+        if group.pure and chosen < rules.min_pure:
+            pure |= 1 << (key & 255)
+            chosen += 1
+            missing += group.gaps
+        long = long or group.size >= rules.long_sequence
+    scratch_pure = rules.min_pure - chosen
     missing += 3 * scratch_pure
     sequences = len(runs) + scratch_pure
     scratch_other = max(0, rules.min_sequences - sequences)
-    long = rules.long_sequence
-    if long and not any(groups[key & 255].size >= long for key in runs):
+    if rules.long_sequence and not long:
         missing += 1  # one sequence grows by a drawn card
     cap = rules.cap
     fill = 0
     other_missing = 0
     for i, g in enumerate(groups):
-        if g.kind != TUNNELA and i not in pure:
+        if g.kind != TUNNELA and not pure >> i & 1:
             fill += g.gaps if cap < 0 else min(g.gaps, cap)
             other_missing += g.gaps
     # A sequence from nothing needs one natural card; the rest may be jokers.
@@ -604,10 +666,15 @@ def find_plan(
     *,
     discard_mode: bool,
     seed: tuple[Plan, int] | None = None,
+    memo: HandMemo | None = None,
 ) -> Plan:
     """The plan closest to a declaration that keeps the solver's melds (``best``) as they are;
     from scratch if they leave the other cards no way to one. ``seed``: a plan of these cards
-    and one more, and that card (see :meth:`_Search.seed`)."""
+    and one more, and that card (see :meth:`_Search.seed`). ``memo``: the memo of this hand's
+    searches, made for ``codes`` (or more) and the same wild cards and profile, if one is
+    shared."""
+    if memo is None:
+        memo = HandMemo(codes)
     fixed = [
         Group(FIXED, tuple([card.code for card in group]), 0, len(group), 0, kind)
         for group, kind in zip(best.groups, best.kinds, strict=True)
@@ -615,12 +682,12 @@ def find_plan(
     rest = [card.code for card in best.leftover]
     if best.discard is not None:
         rest.append(best.discard.code)
-    search = _Search(rest, fixed, wilds, profile, discard_mode)
+    search = _Search(rest, fixed, wilds, profile, discard_mode, memo)
     if seed is not None:
         search.seed(seed[0], seed[1])
     plan = search.run()
     if plan.key is None:
-        search = _Search(codes, (), wilds, profile, discard_mode)
+        search = _Search(codes, (), wilds, profile, discard_mode, memo)
         search.seed_loose()
         if seed is not None:
             search.seed(seed[0], seed[1])
@@ -641,6 +708,7 @@ __all__ = [
     "SET",
     "TUNNELA",
     "Group",
+    "HandMemo",
     "Plan",
     "find_plan",
     "judge",
