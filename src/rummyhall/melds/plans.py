@@ -206,8 +206,8 @@ class HandMemo:
     card the searches may see; their wild cards and profile are one hint's.
 
     The lower bounds were memoised across hands, on all 52 codes and the wild cards (a big int):
-    on the bench's fresh hands that memo answered 2 lookups in 100 that this one does not, and
-    cost more in keys and inserts than the misses it saved, besides its memory."""
+    on the bench's fresh hands that memo answered at most 3 lookups in 100 that this one does
+    not, and cost more in keys and inserts than the misses it saved, besides its memory."""
 
     def __init__(self, codes: Sequence[int]) -> None:
         self.shift = [-1] * (JOKER_CODE + 1)
