@@ -589,6 +589,22 @@ def test_memos_keep_two_generations_of_what_is_used() -> None:
     assert sum(len(memo) for memo in budget.memos) <= 2 * budget.limit
 
 
+def test_a_forgotten_generation_is_freed_a_few_entries_at_a_time() -> None:
+    """Freeing a whole generation at once stalled the hand that turned the budget: the forgotten
+    one is handed to the budget and freed a few entries with each new entry."""
+    budget = suit_internals.Budget(12)
+    memo: suit_internals.Memo[int, str] = suit_internals.Memo(budget)
+    for key in range(26):  # two turns: the first generation (0-11) is forgotten at the second
+        memo.put(key, str(key))
+    assert memo.current == {25: "25"} and set(memo.previous) == set(range(12, 25))
+    forgotten = budget.dropped[0]
+    assert len(forgotten) == 12 - suit_internals.RELEASE_PER_ENTRY  # (the 26th entry freed some)
+    assert set(forgotten) < set(range(12)) and memo.get(0) is None
+    for key in range(100, 104):
+        memo.put(key, str(key))
+    assert budget.dropped == [] and not forgotten  # all of it freed, in four more entries
+
+
 # Hands the soak campaign (or a failing run) found, with the reference's answer: (penalty,
 # declarable, Marriage 2-point shape). The reference needs ~25 s for the 17-wild-card hand, so the
 # answers are written out here (each checked by hand as well).

@@ -25,24 +25,50 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+RELEASE_PER_ENTRY: Final = 3
+"""Entries of forgotten generations freed with each new entry (see :class:`Budget`)."""
+
+
 class Budget:
     """How many new entries a group of memos (:class:`Memo`) may take before each of them forgets
     what it has not used lately; a running server solves hands for ever, and its memory must
-    stay bounded."""
+    stay bounded.
 
-    __slots__ = ("fresh", "limit", "memos")
+    A generation that is forgotten is freed a few entries at a time, with each new entry
+    (:data:`RELEASE_PER_ENTRY`), not all at once: freeing the 60,000 entries of the per-suit
+    memos in one go took 35-40 ms, all of it billed to the one hand whose new entry turned the
+    budget (bench/solver.py's slowest hint). So for a while after a turn a third generation is
+    still partly held; it is gone after a third of the next one's entries."""
+
+    __slots__ = ("dropped", "fresh", "limit", "memos")
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.fresh = 0  # entries added since the last turn
         self.memos: list[Memo[Any, Any]] = []
+        self.dropped: list[dict[Any, Any]] = []
+        """Forgotten generations' dicts, still being freed."""
 
     def turn(self) -> None:
         """A new generation: every memo's entries become its previous generation."""
         self.fresh = 0
         for memo in self.memos:
+            if memo.previous:
+                self.dropped.append(memo.previous)
             memo.previous = memo.current
             memo.current = {}
+
+    def release(self) -> None:
+        """Free a few entries of the forgotten generations."""
+        dropped = self.dropped
+        for _ in range(RELEASE_PER_ENTRY):
+            if not dropped:
+                return
+            last = dropped[-1]
+            if last:
+                last.popitem()
+            else:
+                dropped.pop()
 
 
 class Memo(Generic[K, V]):
@@ -74,6 +100,8 @@ class Memo(Generic[K, V]):
         if budget.fresh > budget.limit:
             budget.turn()
         self.current[key] = value
+        if budget.dropped:
+            budget.release()
 
     def __len__(self) -> int:
         return len(self.current) + len(self.previous)
