@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/rummy51.py
 	$(BIN)/python bench/patti.py
 	$(BIN)/python bench/ladder.py
+	$(BIN)/python bench/commit.py
 	$(BIN)/python bench/load.py
 
 soak: $(STAMP)
