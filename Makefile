@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/patti.py
 	$(BIN)/python bench/ladder.py
 	$(BIN)/python bench/commit.py
+	$(BIN)/python bench/broadcast.py
 	$(BIN)/python bench/load.py
 
 soak: $(STAMP)

@@ -1,8 +1,8 @@
-"""A table tells one change to many seats, encoding what their messages share once
-(rummyhall.server.table._Parts): the info, each event, and the parts of the views that several
-seats' views hold as the same object. Every seat must still get exactly what its own view says,
-and nothing of another seat's: this plays every game and compares, after every action, each
-seat's message made as a broadcast makes it with the plain encoding of that seat's view."""
+"""A table tells one change to many seats, making what their messages share once
+(rummyhall.server.table._Parts): the info and each event's JSON. Every seat must still get
+exactly the events it may see, and nothing of another seat's: this plays every game and
+compares, after every action, each seat's message made as a broadcast makes it with one made
+from that seat's own events and view."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class Told(sim.Runner):
             # As _broadcast does: the seat's message is made (and its shared parts encoded)
             # before the next seat's view is asked for.
             sent = orjson.dumps(
-                {"events": parts.events(viewer), "view": parts.view(game.view(viewer))},
+                {"events": parts.events(viewer), "view": game.view(viewer)},
                 option=OPTIONS,
             )
             own = orjson.dumps(

@@ -1231,7 +1231,7 @@ class TableActor:
     def _message(self, kind: str, events: Sequence[Event], seat: int | None, parts: _Parts) -> JSON:
         game = self.game
         player = seat if seat is not None and game is not None and seat <= game.seats else None
-        view = None if game is None else parts.view(game.view(player))
+        view = None if game is None else game.view(player)
         return {
             "type": kind,
             "table": self.id,
@@ -1277,36 +1277,20 @@ class TableActor:
 
 
 class _Parts:
-    """The parts of one change's messages that several seats' copies hold in common, each
-    encoded once: the table's info, every event, and the lists and mappings of the views that
-    are the same object in several seats' views (an engine builds what every seat sees once
-    and shares it between the views: Patti's seats, moves and result), as ``orjson.Fragment``s
-    that the encoder copies as they are."""
+    """What one change's messages to several viewers hold in common, made once: the table's
+    info and each event's JSON. Each viewer's message is then plain data, encoded whole:
+    ``orjson`` encodes a message of a few KB in microseconds, and encoding what several
+    messages share once, as fragments put into each message, saved nothing measurable
+    (bench/broadcast.py: the room's way and a plain encoding of every message cost the same)."""
 
-    __slots__ = ("_done", "_events", "info")
+    __slots__ = ("_events", "info")
 
     def __init__(self, info: JSON, events: Sequence[Event]) -> None:
-        self.info = _fragment(info)
-        self._events = [(event, _fragment(_event_json(event))) for event in events]
-        # id -> (the object, its encoding): holding the object keeps its id from being reused
-        # while this change is told.
-        self._done: dict[int, tuple[object, orjson.Fragment]] = {}
+        self.info = info
+        self._events = [(event, _event_json(event)) for event in events]
 
-    def events(self, seat: int | None) -> list[orjson.Fragment]:
-        return [text for event, text in self._events if event.visible_to(seat)]
-
-    def view(self, view: Mapping[str, Any]) -> JSON:
-        out: JSON = {}
-        done = self._done
-        for key, value in view.items():
-            if type(value) is list or type(value) is dict:
-                found = done.get(id(value))
-                if found is None or found[0] is not value:
-                    found = done[id(value)] = (value, _fragment(value))
-                out[key] = found[1]
-            else:
-                out[key] = value
-        return out
+    def events(self, seat: int | None) -> list[JSON]:
+        return [data for event, data in self._events if event.visible_to(seat)]
 
 
 class BotSeats(Protocol):
@@ -1375,7 +1359,3 @@ def _encode(message: JSON) -> bytes:
     # UTF-8 is what goes on the wire: kept as bytes, it is not decoded here and encoded again
     # for each watcher.
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
-
-
-def _fragment(value: object) -> orjson.Fragment:
-    return orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
