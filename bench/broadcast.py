@@ -16,8 +16,9 @@ its whole view and encoded on its own (``orjson``), sharing nothing between the 
 plain server would. The room's own way makes the table's info and each event's JSON once per
 change (``server.table._Parts``); its ratio to the baseline says what the room's way saves or
 costs. (The way before it, which encoded what several messages share once and put the encoded
-parts into each message as ``orjson.Fragment`` s, printed ratios of 1.06-1.15 here, against
-0.99-1.15 for this one, in alternating runs on the same machine.)
+parts into each message as ``orjson.Fragment`` s, printed ratios of 1.01 to 1.26 here, against
+0.94 to 1.28 for this one, in runs alternating between the two on the same machine: the same,
+within what this machine's runs vary by.)
 """
 
 from __future__ import annotations
