@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam
 
 from rummyhall.economy.ledger import _legs
-from rummyhall.store.bulk import Step, by_dialect, run_steps
+from rummyhall.store.bulk import Step, by_dialect, run_steps, sqlite_value
 from rummyhall.store.database import json_text
 from rummyhall.store.models import UTCDateTime, utcnow
 
@@ -51,6 +51,8 @@ _TRANSACTIONS = by_dialect(
                :now
         FROM json_array_elements(CAST(:rows AS json)) AS r""",
     binds=(bindparam("now", type_=UTCDateTime()),),
+    sqlite_each="""
+        INSERT INTO ledger_transactions (key, kind, memo, created_at) VALUES (?1, ?2, ?3, ?4)""",
 )
 # Every account of the batch gets a row (new ones at zero), then every balance its net change.
 # (One upsert cannot do both: SQLite checks the CHECK constraint on the row an upsert proposes,
@@ -65,6 +67,9 @@ _ACCOUNTS = by_dialect(
         INSERT INTO ledger_accounts (name, balance)
         SELECT n, 0 FROM json_array_elements_text(CAST(:rows AS json)) AS n
         ON CONFLICT (name) DO NOTHING""",
+    sqlite_each="""
+        INSERT INTO ledger_accounts (name, balance) VALUES (?1, 0)
+        ON CONFLICT (name) DO NOTHING""",
 )
 _BALANCES = by_dialect(
     sqlite="""
@@ -73,6 +78,7 @@ _BALANCES = by_dialect(
     postgresql="""
         UPDATE ledger_accounts SET balance = ledger_accounts.balance + CAST(d ->> 1 AS BIGINT)
         FROM json_array_elements(CAST(:rows AS json)) AS d WHERE ledger_accounts.name = d ->> 0""",
+    sqlite_each="UPDATE ledger_accounts SET balance = balance + ?2 WHERE name = ?1",
 )
 # Postings find their transaction by its key (no RETURNING of the new ids: on SQLite each
 # returned row is one more step), in the batch's order.
@@ -89,6 +95,9 @@ _POSTINGS = by_dialect(
         FROM json_array_elements(CAST(:rows AS json)) WITH ORDINALITY AS p(r, n)
         JOIN ledger_transactions AS t ON t.key = p.r ->> 0
         ORDER BY p.n""",
+    sqlite_each="""
+        INSERT INTO ledger_postings (transaction_id, account, amount)
+        SELECT id, ?2, ?3 FROM ledger_transactions WHERE key = ?1""",
 )
 
 
@@ -106,15 +115,21 @@ def transfer_steps(transfers: Sequence[Transfer]) -> list[Step]:
             net[account] = net.get(account, 0) + amount
     names = sorted(net)
     memos = [(t.key, t.kind, None if t.memo is None else dict(t.memo)) for t, _ in batch]
+    now = utcnow()
+    stamp = sqlite_value(now)
     steps = [
-        Step(_TRANSACTIONS, {"rows": json_text(memos), "now": utcnow()}),
-        Step(_ACCOUNTS, {"rows": json_text(names)}),
-    ]
+        Step(
+            _TRANSACTIONS, {"rows": json_text(memos), "now": now},
+            each=[(key, kind, None if memo is None else json_text(memo), stamp)
+                  for key, kind, memo in memos],
+        ),
+        Step(_ACCOUNTS, {"rows": json_text(names)}, each=[(name,) for name in names]),
+    ]  # fmt: skip
     changes = [(name, net[name]) for name in names if net[name]]
     if changes:
-        steps.append(Step(_BALANCES, {"rows": json_text(changes)}))
+        steps.append(Step(_BALANCES, {"rows": json_text(changes)}, each=changes))
     # Every posting finds its transaction, or the batch fails.
-    steps.append(Step(_POSTINGS, {"rows": json_text(postings)}, rows=len(postings)))
+    steps.append(Step(_POSTINGS, {"rows": json_text(postings)}, rows=len(postings), each=postings))
     return steps
 
 

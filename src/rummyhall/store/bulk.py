@@ -12,11 +12,18 @@ A batch is a list of :class:`Step` (a statement and its values), which runs eith
 SQLAlchemy connection (:func:`run_steps`: the cold paths and tools) or straight on the driver's
 connection (:meth:`rummyhall.store.database.Database.write_steps`: the table writer's hot path,
 where SQLAlchemy's work per statement was most of the cost of a commit).
+
+Straight on SQLite's driver a step whose statement has a plain form for one row
+(:attr:`Bulk.sqlite_each`) runs that with ``executemany`` over its rows (:attr:`Step.each`)
+instead (:func:`run_on_sqlite`): sqlite3 binds each row in C, where unpacking a JSON document
+in SQL cost about twice as much for the one or two rows of a commit at a human pace
+(bench/commit.py), and as much for a batch of fifty. Both forms write the same rows.
 """
 
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,14 +45,25 @@ class Bulk:
     postgresql: str
     names: tuple[str, ...]
     """The parameters in the order of the PostgreSQL text's ``$n``."""
+    sqlite_each: str | None = None
+    """The statement for one row, with ``?1, ?2, ...`` for the items of a :attr:`Step.each`
+    row, run once per row with ``executemany`` straight on the SQLite driver (None: the
+    statement has no such form)."""
 
     def values_in_order(self, values: Mapping[str, Any]) -> list[Any]:
         """``values`` as the PostgreSQL text's ``$1, $2, ...``."""
         return [values[name] for name in self.names]
 
 
-def by_dialect(*, sqlite: str, postgresql: str, binds: Sequence[BindParameter[Any]] = ()) -> Bulk:
-    """A statement's text for each database, with typed binds for SQLAlchemy."""
+def by_dialect(
+    *,
+    sqlite: str,
+    postgresql: str,
+    binds: Sequence[BindParameter[Any]] = (),
+    sqlite_each: str | None = None,
+) -> Bulk:
+    """A statement's text for each database, with typed binds for SQLAlchemy (and its plain
+    form for one row on SQLite, :attr:`Bulk.sqlite_each`)."""
     names: list[str] = []
 
     def number(match: re.Match[str]) -> str:
@@ -61,6 +79,7 @@ def by_dialect(*, sqlite: str, postgresql: str, binds: Sequence[BindParameter[An
         sqlite=sqlite,
         postgresql=_NAME.sub(number, postgresql),
         names=tuple(names),
+        sqlite_each=sqlite_each,
     )
 
 
@@ -71,6 +90,9 @@ class Step:
     statement: Bulk
     values: Mapping[str, Any]
     rows: int | None = None
+    each: Sequence[tuple[Any, ...]] | None = None
+    """The same rows for :attr:`Bulk.sqlite_each`, one tuple a row, as the SQLite driver takes
+    them (JSON as text, timestamps as SQLAlchemy stores them); None: the step has none."""
 
 
 class BulkError(Exception):
@@ -82,6 +104,18 @@ def run_steps(conn: Connection, steps: Sequence[Step]) -> None:
     for step in steps:
         result = conn.execute(step.statement.clauses[conn.dialect.name], dict(step.values))
         check_rows(step, result.rowcount)
+
+
+def run_on_sqlite(raw: sqlite3.Connection, step: Step) -> None:
+    """Run ``step`` straight on a sqlite3 connection (in the caller's transaction): its plain
+    form for each row if it has one, else its JSON-document statement."""
+    each = step.statement.sqlite_each
+    if each is not None and step.each is not None:
+        written = raw.executemany(each, step.each).rowcount
+    else:
+        values = {name: sqlite_value(value) for name, value in step.values.items()}
+        written = raw.execute(step.statement.sqlite, values).rowcount
+    check_rows(step, written)
 
 
 def check_rows(step: Step, written: int) -> None:

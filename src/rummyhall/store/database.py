@@ -58,7 +58,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.util import await_
 
-from rummyhall.store.bulk import BulkError, Step, check_rows, run_steps, sqlite_value
+from rummyhall.store.bulk import BulkError, Step, check_rows, run_on_sqlite, run_steps
 from rummyhall.store.checkpoints import NO_AUTOCHECKPOINT, Checkpointer
 from rummyhall.store.commit_thread import CommitThread, settle
 
@@ -433,8 +433,7 @@ class Database:
                 # Another process is writing: wait for it on the thread (as write() does).
                 await thread.run(partial(_begin_raw_waiting, raw))
             for step in steps:
-                values = {name: sqlite_value(value) for name, value in step.values.items()}
-                check_rows(step, raw.execute(step.statement.sqlite, values).rowcount)
+                run_on_sqlite(raw, step)
         except asyncio.CancelledError:
             # Cancelled while the BEGIN may still run on the thread: roll back after it, there.
             thread.post(partial(_rollback_raw, self._raw), release, loop)
@@ -674,8 +673,7 @@ def run_steps_on(conn: Connection, steps: Sequence[Step]) -> None:
         run_steps(conn, steps)
         return
     for step in steps:
-        values = {name: sqlite_value(value) for name, value in step.values.items()}
-        check_rows(step, raw.execute(step.statement.sqlite, values).rowcount)
+        run_on_sqlite(raw, step)
 
 
 def _begin_raw_waiting(raw: sqlite3.Connection) -> None:

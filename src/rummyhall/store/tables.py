@@ -294,7 +294,10 @@ async def append_logs(session: AsyncSession, entries: Iterable[LogEntry]) -> Non
 def log_steps(entries: Iterable[LogEntry]) -> list[Step]:
     """The statement that appends ``entries`` (none for no entries): the writer's path."""
     rows = [(e.table_id, e.seq, e.kind, e.body, e.at) for e in entries]
-    return [Step(_INSERT_LOGS, {"rows": json_text(rows)})] if rows else []
+    if not rows:
+        return []
+    each = [(table_id, seq, kind, json_text(body), at) for table_id, seq, kind, body, at in rows]
+    return [Step(_INSERT_LOGS, {"rows": json_text(rows)}, each=each)]
 
 
 def write_logs(conn: Connection, entries: Iterable[LogEntry]) -> None:
@@ -320,6 +323,8 @@ _INSERT_LOGS = by_dialect(
         SELECT CAST(r ->> 0 AS INTEGER), CAST(r ->> 1 AS INTEGER), r ->> 2, r -> 3,
                CAST(r ->> 4 AS BIGINT)
         FROM json_array_elements(CAST(:rows AS json)) AS r""",
+    sqlite_each="""
+        INSERT INTO table_log (table_id, seq, kind, body, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)""",
 )
 
 
