@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from rummyhall.economy.ledger import CHIPS
-from rummyhall.store.bulk import Step, by_dialect
+from rummyhall.store.bulk import Step, by_dialect, sqlite_value
 from rummyhall.store.database import json_text
 from rummyhall.store.models import (
     AccountModel,
@@ -186,7 +186,14 @@ def flow_steps(games: Sequence[GameFlows], at: datetime | None = None) -> list[S
     ]
     if not rows:
         return []
-    return [Step(_INSERT_FLOWS, {"rows": json_text(rows), "now": at or utcnow()}, len(rows))]
+    now = at or utcnow()
+    stamp = sqlite_value(now)
+    return [
+        Step(
+            _INSERT_FLOWS, {"rows": json_text(rows), "now": now}, len(rows),
+            each=[(*row, stamp) for row in rows],
+        )
+    ]  # fmt: skip
 
 
 _INSERT_FLOWS = by_dialect(
@@ -208,6 +215,9 @@ _INSERT_FLOWS = by_dialect(
                        AND h.seq = CAST(f.r ->> 1 AS INTEGER)
         ORDER BY f.n""",
     binds=(bindparam("now", type_=UTCDateTime()),),
+    sqlite_each="""
+        INSERT INTO chip_flows (currency, payer, payee, amount, table_id, hand_id, private, at)
+        SELECT ?3, ?5, ?6, ?7, table_id, id, ?4, ?8 FROM hands WHERE table_id = ?1 AND seq = ?2""",
 )
 
 

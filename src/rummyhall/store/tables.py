@@ -20,7 +20,7 @@ from sqlalchemy import Connection, bindparam, exists, func, insert, select, upda
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.store.bulk import Step, by_dialect, run_steps
+from rummyhall.store.bulk import Step, by_dialect, run_steps, sqlite_value
 from rummyhall.store.database import json_text
 from rummyhall.store.models import (
     GameTableModel,
@@ -380,12 +380,20 @@ def hand_steps(hands: Sequence[FinishedHand], finished_at: datetime | None = Non
         for h in hands
         for seat, account_id in sorted(h.players.items())
     ]
+    now = finished_at or utcnow()
+    stamp = sqlite_value(now)
     steps = [
-        Step(_INSERT_HANDS, {"rows": json_text(rows), "now": finished_at or utcnow()}, len(rows))
-    ]
+        Step(
+            _INSERT_HANDS, {"rows": json_text(rows), "now": now}, len(rows),
+            each=[(table_id, seq, game, start, json_text(record), stamp)
+                  for table_id, seq, game, start, record in rows],
+        )
+    ]  # fmt: skip
     if players:
         # Every player finds their hand by (table, seq), or the batch fails.
-        steps.append(Step(_INSERT_HAND_PLAYERS, {"rows": json_text(players)}, len(players)))
+        steps.append(
+            Step(_INSERT_HAND_PLAYERS, {"rows": json_text(players)}, len(players), each=players)
+        )
     return steps
 
 
@@ -418,6 +426,9 @@ _INSERT_HANDS = by_dialect(
                CAST(r ->> 3 AS INTEGER), r -> 4, :now
         FROM json_array_elements(CAST(:rows AS json)) AS r""",
     binds=(bindparam("now", type_=UTCDateTime()),),
+    sqlite_each="""
+        INSERT INTO hands (table_id, seq, game, seq_start, record, finished_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6)""",
 )
 _INSERT_HAND_PLAYERS = by_dialect(
     sqlite="""
@@ -432,6 +443,9 @@ _INSERT_HAND_PLAYERS = by_dialect(
         FROM json_array_elements(CAST(:rows AS json)) AS p
         JOIN hands AS h ON h.table_id = CAST(p ->> 0 AS INTEGER)
                        AND h.seq = CAST(p ->> 1 AS INTEGER)""",
+    sqlite_each="""
+        INSERT INTO hand_players (hand_id, seat, account_id)
+        SELECT id, ?3, ?4 FROM hands WHERE table_id = ?1 AND seq = ?2""",
 )
 
 
