@@ -1,11 +1,14 @@
 """The room's WebSocket protocol (rummyhall.server.socket_protocol): the frames its direct send
 writes are the frames a client's WebSocket library reads as the messages sent, in order with
-those sent through ASGI, at every size class of the frame's length; and it refuses (writes
-nothing, says False) when the socket's buffer is full or once the connection is closing."""
+those sent through ASGI, at every size class of the frame's length; it refuses (writes
+nothing, says False) when the socket's buffer is full or once the connection is closing; and
+it reads ahead up to READ_AHEAD messages, then stops reading until the application has taken
+them, every message arriving in order."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,7 +18,12 @@ from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, Side
 
-from rummyhall.server.socket_protocol import SEND_NOW, RoomWebSocketProtocol, text_frame
+from rummyhall.server.socket_protocol import (
+    READ_AHEAD,
+    SEND_NOW,
+    RoomWebSocketProtocol,
+    text_frame,
+)
 
 # The size classes of a frame's length (7 bits, 16 bits, 64 bits) and their edges.
 SIZES = [0, 1, 125, 126, 127, 65_535, 65_536, 70_001]
@@ -73,9 +81,9 @@ class App:
         self.finished.set()
 
 
-@pytest.fixture
-async def served() -> AsyncIterator[tuple[App, str]]:
-    app = App()
+@contextlib.asynccontextmanager
+async def serving(app: Any) -> AsyncIterator[str]:
+    """``app`` served by uvicorn with the room's protocol on a free loopback port: its URL."""
     config = uvicorn.Config(
         app, host="127.0.0.1", port=0, log_level="warning", ws=RoomWebSocketProtocol
     )
@@ -85,10 +93,17 @@ async def served() -> AsyncIterator[tuple[App, str]]:
         await asyncio.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield app, f"ws://127.0.0.1:{port}/"
+        yield f"ws://127.0.0.1:{port}/"
     finally:
         server.should_exit = True
         await task
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[App, str]]:
+    app = App()
+    async with serving(app) as url:
+        yield app, url
 
 
 async def test_direct_frames_and_asgi_sends_arrive_as_sent_in_order(
@@ -105,3 +120,55 @@ async def test_direct_frames_and_asgi_sends_arrive_as_sent_in_order(
     await app.finished.wait()
     assert app.refused_while_paused is True
     assert app.refused_after_close is True
+
+
+async def _until(condition: Any) -> None:
+    """Wait (turns of the loop, no time) until ``condition()`` holds."""
+    while not condition():
+        await asyncio.sleep(0)
+
+
+class ReadingApp:
+    """Takes the client's first message without the socket's reading having stopped for it,
+    then lets the client send a burst without taking any, until reading stops; then takes the
+    burst, and reading goes on."""
+
+    def __init__(self) -> None:
+        self.paused_for_one: bool | None = None
+        self.waiting_when_paused = 0
+        self.received: list[str] = []
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        protocol = scope["extensions"][SEND_NOW].__self__
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await _until(lambda: protocol.queue.qsize() == 1)
+        self.paused_for_one = protocol.read_paused
+        self.received.append((await receive())["text"])
+        await send({"type": "websocket.send", "text": "go"})
+        # The burst: the socket is read until READ_AHEAD messages wait, then no more.
+        await _until(lambda: protocol.read_paused)
+        self.waiting_when_paused = protocol.queue.qsize()
+        while len(self.received) < 1 + 3 * READ_AHEAD:
+            self.received.append((await receive())["text"])
+        await send({"type": "websocket.send", "text": "done"})
+        await send({"type": "websocket.close", "code": 1000})
+
+
+async def test_a_socket_is_read_ahead_up_to_a_bound_and_every_message_arrives() -> None:
+    app = ReadingApp()
+    burst = [f"m{n}" for n in range(3 * READ_AHEAD)]
+    async with serving(app) as url, connect(url, compression=None) as socket:
+        await socket.send("first")
+        assert await socket.recv() == "go"
+        for text in burst:
+            await socket.send(text)
+        assert await socket.recv() == "done"
+    assert app.paused_for_one is False
+    assert app.waiting_when_paused >= READ_AHEAD
+    assert app.received == ["first", *burst]

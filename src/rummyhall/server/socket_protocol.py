@@ -14,8 +14,15 @@ socket and raises if the connection is gone (:class:`rummyhall.server.ws.Connect
 
 The send is offered to the application in the connection's ASGI scope, under
 :data:`SEND_NOW`, as ASGI offers such extras (``scope["extensions"]``); an application served by
-another protocol simply does not find it. Everything else (the handshake, reading, pings, the
-closing handshake) is uvicorn's.
+another protocol simply does not find it.
+
+Reading: uvicorn stops reading a socket after every message it hands on, and starts again when
+the application takes it, which is two changes of the socket's registration with the event loop
+(epoll, through uvloop) for each message a client sends. Here reading stops only once
+:data:`READ_AHEAD` messages wait for the application: the same kind of bound on what a client
+can make the server hold, without those changes for a client that sends a message and waits
+for its answer, as the room's clients do. Everything else (the handshake, pings, the closing
+handshake) is uvicorn's.
 """
 
 from __future__ import annotations
@@ -31,6 +38,11 @@ SEND_NOW = "rummyhall.send_now"
 """The scope extension holding :meth:`RoomWebSocketProtocol.send_now` (``bytes -> bool``)."""
 
 SendNow = Callable[[bytes], bool]
+
+READ_AHEAD = 8
+"""Messages a connection may have waiting for the application before its socket is no longer
+read (until the application has taken them all, as uvicorn does). A connection's handler takes
+one message at a time (server/ws.py) and refuses the excess of a fast sender itself."""
 
 _TEXT_FIN = 0x81  # FIN and the text opcode: a whole text message in one frame
 _SHORT = struct.Struct("!BB")
@@ -57,6 +69,17 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = self.__dict__.get("scope")
         if scope is not None:
             scope["extensions"][SEND_NOW] = self.send_now
+
+    def send_receive_event_to_app(self) -> None:
+        if self.read_paused or self.queue.qsize() + 1 >= READ_AHEAD:
+            super().send_receive_event_to_app()  # (it stops reading, unless stopped already)
+            return
+        # uvicorn's, but reading goes on: it stops reading unless it is stopped already.
+        self.read_paused = True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = False
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
