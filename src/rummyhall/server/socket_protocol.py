@@ -74,7 +74,7 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.read_paused or self.queue.qsize() + 1 >= READ_AHEAD:
             super().send_receive_event_to_app()  # (it stops reading, unless stopped already)
             return
-        # uvicorn's, but reading goes on: it stops reading unless it is stopped already.
+        # uvicorn's own, told that reading is stopped already, so that it does not stop it.
         self.read_paused = True
         try:
             super().send_receive_event_to_app()
