@@ -47,6 +47,13 @@ def test_a_frame_reads_as_its_message_at_every_length() -> None:
         assert bytes(frame.data).decode() == payload(size)
 
 
+async def _lifespan(receive: Any, send: Any) -> None:
+    """An application's side of uvicorn's lifespan: started at once, stopped when told."""
+    while (await receive())["type"] != "lifespan.shutdown":
+        await send({"type": "lifespan.startup.complete"})
+    await send({"type": "lifespan.shutdown.complete"})
+
+
 class App:
     """Accepts one connection, sends every size through the direct send with a message through
     ASGI between them, checks the refusals, and closes."""
@@ -58,9 +65,7 @@ class App:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await _lifespan(receive, send)
             return
         assert scope["type"] == "websocket"
         send_now = scope["extensions"][SEND_NOW]
@@ -140,9 +145,7 @@ class ReadingApp:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await _lifespan(receive, send)
             return
         protocol = scope["extensions"][SEND_NOW].__self__
         assert (await receive())["type"] == "websocket.connect"
