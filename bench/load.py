@@ -696,11 +696,13 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
         # Measure the servers' own count of accepted actions over the measured window only.
         time.sleep(max(0.0, start_at - time.monotonic()))
         before = [_scrape(u, f) for u, f in zip(node_urls, folders, strict=True)]
+        scraped_before = time.monotonic()
         cpu_before = [_cpu_seconds(pid) for pid in pids]
         load_before = os.getloadavg()[0]
         side_before = {name: _tree_cpu(pid) for name, pid in side.items()}
         time.sleep(max(0.0, stop_at - time.monotonic()))
         after = [_scrape(u, f) for u, f in zip(node_urls, folders, strict=True)]
+        scraped = time.monotonic() - scraped_before
         cpu_after = [_cpu_seconds(pid) for pid in pids]
         load_after = os.getloadavg()[0]
         side_after = {name: _tree_cpu(pid) for name, pid in side.items()}
@@ -739,7 +741,12 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
         for code, n in r["errors"].items():
             errors[code] = errors.get(code, 0) + n
     failed = sum(r["failed"] for r in results)
-    window = args.seconds
+    # The servers' counters cover the span between the two scrapes (their answers come as
+    # soon as the loop gets to them), which a busy server makes longer or shorter than the
+    # planned window: the rates are over that span, and each server's CPU is its own figure
+    # from the same scrapes (process_cpu_seconds_total; read from /proc for a server without it).
+    window = scraped
+    cpu_before, cpu_after = _server_cpu(before, cpu_before), _server_cpu(after, cpu_after)
     own = [
         a.get("rummyhall_actions_total", 0.0) - b.get("rummyhall_actions_total", 0.0)
         for a, b in zip(after, before, strict=True)
@@ -754,7 +761,7 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
     )  # fmt: skip
     print(f"load: {tables:,} Patti tables x {args.seats} players + {args.spectators:,} "
           f"spectators + {args.idle:,} idle = {sockets:,} connections, {where}, "
-          f"{args.procs} client processes, {window:.0f} s measured after a {args.ramp:.0f} s "
+          f"{args.procs} client processes, {window:.1f} s measured after a {args.ramp:.0f} s "
           f"ramp; players think {args.think_ms:.0f} ms on average")  # fmt: skip
     joins = [t * 1000 for r in results for t in r["joins"]]
     print(f"  joins (a new guest account, quick seat with its buy-in, connect, watch): "
@@ -777,7 +784,19 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
     print(f"  in the table task (apply + durable commit): p50 "
           f"{_bucket_percentile(hist_before, hist_after, 0.5)}, p99 "
           f"{_bucket_percentile(hist_before, hist_after, 0.99)}")  # fmt: skip
-    print("  " + _gc_pauses(_delta(before, after), window, after))
+    delta = _delta(before, after)
+    commits = delta.get("rummyhall_writer_commits_total", 0.0)
+    wait = "rummyhall_writer_wait_seconds"
+    print(f"  table writer: {commits / window:,.0f} commits/s, "
+          f"{delta.get('rummyhall_writer_jobs_total', 0.0) / max(1.0, commits):.1f} jobs a "
+          f"commit; a job's wait for its commit p50 "
+          f"{_bucket_percentile(_buckets(before, wait), _buckets(after, wait), 0.5)}, p99 "
+          f"{_bucket_percentile(_buckets(before, wait), _buckets(after, wait), 0.99)}")  # fmt: skip
+    lag = "rummyhall_loop_lag_seconds"
+    print(f"  event loop lag (server, a timer every 100 ms): p50 "
+          f"{_bucket_percentile(_buckets(before, lag), _buckets(after, lag), 0.5)}, p99 "
+          f"{_bucket_percentile(_buckets(before, lag), _buckets(after, lag), 0.99)}")  # fmt: skip
+    print("  " + _gc_pauses(delta, window, after))
     print(f"  baseline bare WebSocket echo round trip: p50 {e50:.2f} ms, p99 {e99:.2f} ms   "
           f"ratio p50 {p50 / e50:.1f}x, p99 {p99 / e99:.1f}x")  # fmt: skip
     if not args.url:
@@ -892,6 +911,15 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if fields else 0.0
 
 
+def _server_cpu(scrapes: list[dict[str, float]], read: list[float]) -> list[float]:
+    """Each server's CPU seconds from its scrape, or as read from /proc (a server that does not
+    report it; none for one run elsewhere, ``--url``)."""
+    return [
+        samples.get("process_cpu_seconds_total", read[i] if i < len(read) else 0.0)
+        for i, samples in enumerate(scrapes)
+    ]
+
+
 def _tree(pid: int) -> list[int]:
     """The process and its descendants (nginx's workers, PostgreSQL's backends)."""
     children: dict[int, list[int]] = {}
@@ -963,13 +991,15 @@ def _watches(urls: list[str], folders: list[Path]) -> float:
     return sum(_scrape(u, f).get(key, 0.0) for u, f in zip(urls, folders, strict=True))
 
 
-def _buckets(nodes: list[dict[str, float]]) -> dict[float, float]:
-    """The histogram of the time from an action's arrival at its table to its commit, all nodes
-    (cumulative counts by upper bound in seconds)."""
+def _buckets(
+    nodes: list[dict[str, float]], metric: str = "rummyhall_action_seconds"
+) -> dict[float, float]:
+    """A histogram of the server's, all nodes (cumulative counts by upper bound in seconds): by
+    default the time from an action's arrival at its table to its commit."""
     buckets: dict[float, float] = {}
     for samples in nodes:
         for name, value in samples.items():
-            if name.startswith("rummyhall_action_seconds_bucket{"):
+            if name.startswith(metric + "_bucket{"):
                 bound = float(name.split('le="', 1)[1].split('"', 1)[0])
                 buckets[bound] = buckets.get(bound, 0.0) + value
     return buckets

@@ -8,6 +8,7 @@ import contextlib
 import gc
 import json
 import random
+import time
 from pathlib import Path
 
 import httpx
@@ -18,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy import tiers
 from rummyhall.economy.audit import audit_database
-from rummyhall.server.metrics import Metrics
+from rummyhall.server.metrics import LAG_PROBE_S, Metrics
 from server_kit import JSON, Running, fast_settings, promote, running, seat_guest, settle
 
 
@@ -45,6 +46,39 @@ async def test_health_openapi_and_metrics(server: Running) -> None:
         metrics = (await http.get("/metrics", headers={"Authorization": f"Bearer {token}"})).text
         assert 'rummyhall_gc_pause_seconds_count{generation="2"}' in metrics
         assert "rummyhall_gc_frozen_objects" in metrics  # (0 here: the test servers freeze nothing)
+        # A guest's account is the table writer's work: a commit, a job, its wait.
+        writer = _samples(metrics, "rummyhall_writer_")
+        assert (await http.post("/api/guest")).status_code == 201
+        metrics = (await http.get("/metrics", headers={"Authorization": f"Bearer {token}"})).text
+        grown = _samples(metrics, "rummyhall_writer_")
+        for name in ("commits_total", "jobs_total", "wait_seconds_count"):
+            key = f"rummyhall_writer_{name}"
+            assert grown[key] >= writer.get(key, 0.0) + 1, key
+        assert _samples(metrics, "process_cpu_seconds_total")["process_cpu_seconds_total"] > 0
+
+
+def _samples(metrics: str, prefix: str) -> dict[str, float]:
+    return {
+        line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+        for line in metrics.splitlines()
+        if line.startswith(prefix)
+    }
+
+
+async def test_a_blocked_event_loop_shows_as_its_lag() -> None:
+    metrics = Metrics()
+    metrics.watch_loop()
+    try:
+        time.sleep(LAG_PROBE_S * 3)  # the loop does nothing else meanwhile
+        while _samples(metrics.render().decode(), "rummyhall_loop_lag_seconds_count") == {
+            "rummyhall_loop_lag_seconds_count": 0.0
+        }:
+            await asyncio.sleep(LAG_PROBE_S / 10)
+        lag = _samples(metrics.render().decode(), "rummyhall_loop_lag_seconds_")
+        # (the timer was due LAG_PROBE_S after the watch began, and ran once the loop was free)
+        assert lag["rummyhall_loop_lag_seconds_sum"] >= LAG_PROBE_S * 1.5
+    finally:
+        metrics.unwatch_loop()
 
 
 def test_gc_pauses_are_timed_only_while_watched() -> None:

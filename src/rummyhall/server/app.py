@@ -133,6 +133,7 @@ def create_app(
         app.state.admin_token = admin_token(settings.data_dir)
         await hub.start()
         metrics.watch_gc()
+        metrics.watch_loop()
         collector = Collector(clock, settings.gc_freeze_ms, settings.gc_full_ms)
         collector.start()
         purging = _purge_sessions_periodically(db, clock, settings.session_purge_ms)
@@ -143,6 +144,7 @@ def create_app(
         finally:
             await collector.stop()
             metrics.unwatch_gc()
+            metrics.unwatch_loop()
             await purging.stop()
             await rolling.stop()
             await hub.stop()

@@ -208,7 +208,9 @@ class Hub:
             self.relay.handler = self._serve_call
             self.relay.on_gone = self._node_gone
             self.relay.on_closed = self._relayed_closed
-        self.writer = Writer(db, batch=settings.commit_batch, fenced=self.node is not None)
+        self.writer = Writer(
+            db, batch=settings.commit_batch, fenced=self.node is not None, metrics=metrics
+        )
         self.writer.on_stale = self._stale
         self._tasks: set[asyncio.Task[Any]] = set()
         """The node's own tasks: renewing leases, sweeping for tables nobody holds, drops."""

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+
+LAG_PROBE_S = 0.1
+"""How often the event loop's lag is sampled (:meth:`Metrics.watch_loop`)."""
 
 
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        # The process's CPU seconds, memory and open files (process_*), read with the counters
+        # below in one scrape: CPU per action over exactly the same span as the actions.
+        ProcessCollector(registry=self.registry)
         self.tables = Gauge(
             "rummyhall_live_tables", "Tables with a live actor", registry=self.registry
         )
@@ -28,6 +42,31 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
+        # The table writer (server/writer.py): an action's wait for its durable commit is most of
+        # the time above; its batches say how many actions share a commit.
+        self.writer_commits = Counter(
+            "rummyhall_writer_commits", "Transactions the table writer committed",
+            registry=self.registry,
+        )  # fmt: skip
+        self.writer_jobs = Counter(
+            "rummyhall_writer_jobs", "Jobs (a table's log entries, a buy-in...) those committed",
+            registry=self.registry,
+        )  # fmt: skip
+        self.writer_wait = Histogram(
+            "rummyhall_writer_wait_seconds",
+            "From a job's arrival at the table writer to its commit",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
+        # Everything of one process shares its event loop: how late it runs a timer says whether
+        # it has more work than it can do (a lag of tens of ms delays every table).
+        self.loop_lag = Histogram(
+            "rummyhall_loop_lag_seconds",
+            f"How late the event loop ran a timer set every {LAG_PROBE_S * 1000:.0f} ms",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
+        self._lag_timer: asyncio.TimerHandle | None = None
         self.messages = Counter(
             "rummyhall_messages_sent", "Messages queued to connections", registry=self.registry
         )
@@ -80,6 +119,31 @@ class Metrics:
             self._gc_started = time.perf_counter()
         elif self._gc_started:
             self._gc_pauses[info["generation"]].observe(time.perf_counter() - self._gc_started)
+
+    def watch_loop(self) -> None:
+        """Time the running event loop's lag from now on (until :meth:`unwatch_loop`): a timer
+        every :data:`LAG_PROBE_S` on the loop's own clock (not the server's injected one: this
+        measures the real loop)."""
+        loop = asyncio.get_running_loop()
+        self._probe(loop, loop.time() + LAG_PROBE_S)
+
+    def _probe(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
+        now = loop.time()
+        if self._lag_timer is not None:
+            self.loop_lag.observe(max(0.0, now - due))
+        self._lag_timer = loop.call_at(now + LAG_PROBE_S, self._probe, loop, now + LAG_PROBE_S)
+
+    def unwatch_loop(self) -> None:
+        if self._lag_timer is not None:
+            self._lag_timer.cancel()
+            self._lag_timer = None
+
+    def committed(self, waits: list[float]) -> None:
+        """The table writer committed jobs that waited ``waits`` seconds each."""
+        self.writer_commits.inc()
+        self.writer_jobs.inc(len(waits))
+        for wait in waits:
+            self.writer_wait.observe(wait)
 
     def action(self, seconds: float) -> None:
         self.actions.inc()

@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from rummyhall.economy import ledger
 from rummyhall.economy.bulk import Transfer, transfer_steps
 from rummyhall.economy.flows import GameFlows, flow_steps
+from rummyhall.server.metrics import Metrics
 from rummyhall.store import fences
 from rummyhall.store import tables as store_tables
 from rummyhall.store.bulk import Step, run_steps
@@ -76,12 +78,22 @@ class _Job:
     fence: tuple[int, int] | None = None
     """(table, lease token) this job's writes are made under, one node of several; None for a
     single process, and for jobs that write no table (an account, a bot's chips)."""
+    queued: float = 0.0
+    """When the job came (``time.perf_counter``)."""
 
 
 class Writer:
-    def __init__(self, db: Database, *, batch: int = 256, fenced: bool = False) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        batch: int = 256,
+        fenced: bool = False,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.db = db
         self.batch = batch
+        self.metrics = metrics
         self.tokens: dict[int, int] | None = {} if fenced else None
         """One node of several: the lease token of each table this node may write (the hub
         keeps it); a table's write with no token here is refused at once. None: one process,
@@ -139,6 +151,7 @@ class Writer:
                     raise StaleLease(owned, 0, 0)
                 fence = (owned, token)
         job = _Job(done, operation, work, entries, transfer, hand, flows, fence)
+        job.queued = time.perf_counter()
         if self._task is None:  # not started (tools, tests): commit it now
             if operation is not None:
                 await self._alone(job, self._operation(job))
@@ -245,6 +258,9 @@ class Writer:
     def _finish(self, jobs: list[_Job], results: list[Any]) -> None:
         self.commits += 1
         self.jobs += len(jobs)
+        if self.metrics is not None:
+            now = time.perf_counter()
+            self.metrics.committed([now - job.queued for job in jobs])
         for job, result in zip(jobs, results, strict=True):
             if not job.done.done():
                 job.done.set_result(result)
