@@ -165,6 +165,8 @@ def serve(
         "host": host,
         "port": port,
         "log_config": configure_logging(log_level),
+        # uvloop, accepting every waiting connection at each turn (server/acceptor.py)
+        "loop": "rummyhall.server.acceptor:RoomLoop",
         # uvicorn's sans-I/O WebSocket protocol, with the tables' direct send
         "ws": RoomWebSocketProtocol,
         # Table messages are small and frequent: compressing each costs more CPU than it saves.
