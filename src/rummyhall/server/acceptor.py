@@ -28,8 +28,11 @@ import uvloop
 
 log = logging.getLogger(__name__)
 
-ACCEPT_BATCH = 256
-"""The most connections accepted in one turn of the loop (each costs the loop a task)."""
+ACCEPT_BATCH = 16
+"""The most connections accepted in one turn of the loop. Each brings work to the next turns
+(its protocol, its first request), which every table waits behind: 256 at once stretched a turn
+to 100-250 ms in a burst of a thousand arrivals (bench/load.py ``--tables 250 --ramp 1``), where
+sixteen a turn are still hundreds a second on the busiest loop (turns of 25-50 ms)."""
 
 ACCEPT_RETRY_S = 1.0
 """How long a listener rests after the process ran out of file descriptors (or memory) to
