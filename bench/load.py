@@ -22,10 +22,14 @@ queued to every watcher of the table in the same step, so it bounds the broadcas
 sent in the measured window (not during the ramp, while thousands of players sign up), the time
 the table task itself spent (apply and durable commit, from the server's histogram), next to the
 round trip of a bare WebSocket echo server measured in the same run (the ratio is what to compare
-across machines), the server's memory per idle connection and per table (its resident set, read
+across machines); the table writer's commits, how long its jobs waited and how long SQLite's
+COMMIT took; the event loop's lag (how late it ran a timer: a full core shows there first);
+the server's memory per idle connection and per table (its resident set, read
 between the phases of the ramp), and the CPU the server and the client processes spent per
-action, with the bound that puts on one core. Then runs the ledger audit on the database the
-run left.
+action, with the bound that puts on one core. The server's figures come from its /metrics,
+scraped at the window's start and end, and are taken over the span between the two scrapes
+(its CPU too: process_cpu_seconds_total). Then runs the ledger audit on the database the run
+left.
 
     python bench/load.py [--tables 500|250,500,1000] [--seats 4] [--spectators 0] [--idle 200]
                          [--think-ms 400] [--seconds 30] [--ramp 60] [--procs N]
@@ -786,12 +790,17 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
           f"{_bucket_percentile(hist_before, hist_after, 0.99)}")  # fmt: skip
     delta = _delta(before, after)
     commits = delta.get("rummyhall_writer_commits_total", 0.0)
-    wait = "rummyhall_writer_wait_seconds"
+    wait, sync = "rummyhall_writer_wait_seconds", "rummyhall_sqlite_commit_seconds"
     print(f"  table writer: {commits / window:,.0f} commits/s, "
           f"{delta.get('rummyhall_writer_jobs_total', 0.0) / max(1.0, commits):.1f} jobs a "
           f"commit; a job's wait for its commit p50 "
           f"{_bucket_percentile(_buckets(before, wait), _buckets(after, wait), 0.5)}, p99 "
-          f"{_bucket_percentile(_buckets(before, wait), _buckets(after, wait), 0.99)}")  # fmt: skip
+          f"{_bucket_percentile(_buckets(before, wait), _buckets(after, wait), 0.99)}"
+          + (f"; SQLite's COMMIT (the sync) p50 "
+             f"{_bucket_percentile(_buckets(before, sync), _buckets(after, sync), 0.5)}, p99 "
+             f"{_bucket_percentile(_buckets(before, sync), _buckets(after, sync), 0.99)}, "
+             f"p99.9 {_bucket_percentile(_buckets(before, sync), _buckets(after, sync), 0.999)}"
+             if delta.get(f"{sync}_count") else ""))  # fmt: skip
     lag = "rummyhall_loop_lag_seconds"
     print(f"  event loop lag (server, a timer every 100 ms): p50 "
           f"{_bucket_percentile(_buckets(before, lag), _buckets(after, lag), 0.5)}, p99 "

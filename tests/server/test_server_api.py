@@ -54,6 +54,11 @@ async def test_health_openapi_and_metrics(server: Running) -> None:
         for name in ("commits_total", "jobs_total", "wait_seconds_count"):
             key = f"rummyhall_writer_{name}"
             assert grown[key] >= writer.get(key, 0.0) + 1, key
+        # (on SQLite its COMMIT, on the commit thread, is timed too)
+        syncs = _samples(metrics, "rummyhall_sqlite_commit_seconds_count")
+        assert syncs["rummyhall_sqlite_commit_seconds_count"] >= (
+            server.app.state.db.dialect == "sqlite"
+        )
         assert _samples(metrics, "process_cpu_seconds_total")["process_cpu_seconds_total"] > 0
 
 
@@ -68,6 +73,7 @@ def _samples(metrics: str, prefix: str) -> dict[str, float]:
 async def test_a_blocked_event_loop_shows_as_its_lag() -> None:
     metrics = Metrics()
     metrics.watch_loop()
+    metrics.watch_loop()  # (once is enough: a second watch does not time twice)
     try:
         time.sleep(LAG_PROBE_S * 3)  # the loop does nothing else meanwhile
         while _samples(metrics.render().decode(), "rummyhall_loop_lag_seconds_count") == {
@@ -76,6 +82,7 @@ async def test_a_blocked_event_loop_shows_as_its_lag() -> None:
             await asyncio.sleep(LAG_PROBE_S / 10)
         lag = _samples(metrics.render().decode(), "rummyhall_loop_lag_seconds_")
         # (the timer was due LAG_PROBE_S after the watch began, and ran once the loop was free)
+        assert lag["rummyhall_loop_lag_seconds_count"] == 1
         assert lag["rummyhall_loop_lag_seconds_sum"] >= LAG_PROBE_S * 1.5
     finally:
         metrics.unwatch_loop()

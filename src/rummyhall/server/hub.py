@@ -211,6 +211,7 @@ class Hub:
         self.writer = Writer(
             db, batch=settings.commit_batch, fenced=self.node is not None, metrics=metrics
         )
+        db.on_commit_seconds = metrics.sqlite_commit.observe
         self.writer.on_stale = self._stale
         self._tasks: set[asyncio.Task[Any]] = set()
         """The node's own tasks: renewing leases, sweeping for tables nobody holds, drops."""

@@ -58,6 +58,12 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
+        self.sqlite_commit = Histogram(
+            "rummyhall_sqlite_commit_seconds",
+            "The COMMIT of the table writer's transactions on SQLite (the disk's sync, mostly)",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
         # Everything of one process shares its event loop: how late it runs a timer says whether
         # it has more work than it can do (a lag of tens of ms delays every table).
         self.loop_lag = Histogram(
@@ -124,13 +130,15 @@ class Metrics:
         """Time the running event loop's lag from now on (until :meth:`unwatch_loop`): a timer
         every :data:`LAG_PROBE_S` on the loop's own clock (not the server's injected one: this
         measures the real loop)."""
+        if self._lag_timer is not None:  # (once is enough)
+            return
         loop = asyncio.get_running_loop()
-        self._probe(loop, loop.time() + LAG_PROBE_S)
+        due = loop.time() + LAG_PROBE_S
+        self._lag_timer = loop.call_at(due, self._probe, loop, due)
 
     def _probe(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
         now = loop.time()
-        if self._lag_timer is not None:
-            self.loop_lag.observe(max(0.0, now - due))
+        self.loop_lag.observe(max(0.0, now - due))
         self._lag_timer = loop.call_at(now + LAG_PROBE_S, self._probe, loop, now + LAG_PROBE_S)
 
     def unwatch_loop(self) -> None:

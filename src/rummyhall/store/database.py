@@ -197,6 +197,9 @@ class Database:
         self.engine = engine
         self.dialect: str = engine.dialect.name
         self._write_lock = _WriteLock()
+        self.on_commit_seconds: Callable[[float], None] | None = None
+        """Told, in the loop, how long each COMMIT of :meth:`write` and :meth:`write_steps`
+        took on the SQLite commit thread: the disk's sync, mostly (the server's metrics)."""
         # SQLite: a plain engine and one thread for write() (see the module's docstring).
         self._batch_engine = batch_engine
         self._batch_thread: CommitThread | None = None
@@ -377,24 +380,32 @@ class Database:
                 self._write_lock.release()
             raise
 
-        def commit() -> None:
+        def commit() -> float:
+            started = time.perf_counter()
             try:
                 transaction.commit()
             finally:
                 conn.close()  # (rolls back what did not commit)
+            return time.perf_counter() - started
 
         done: asyncio.Future[_T] = loop.create_future()
 
-        def committed(_: None, error: BaseException | None) -> None:
+        def committed(seconds: float | None, error: BaseException | None) -> None:
             # In the loop, once: the lock goes back (even if our waiter was cancelled), then
             # on_commit and the waiter hear of it.
             self._write_lock.release()
-            if error is None and on_commit is not None:
-                on_commit(result)
+            if error is None:
+                self._committed(seconds)
+                if on_commit is not None:
+                    on_commit(result)
             settle(done, result, error)
 
         thread.post(commit, committed, loop)
         return await done
+
+    def _committed(self, seconds: float | None) -> None:
+        if seconds is not None and self.on_commit_seconds is not None:
+            self.on_commit_seconds(seconds)
 
     async def write_steps(
         self, steps: Sequence[Step], on_commit: Callable[[], None] | None = None
@@ -445,21 +456,25 @@ class Database:
                 self._write_lock.release()
             raise
 
-        def commit() -> None:
+        def commit() -> float:
+            started = time.perf_counter()
             try:
                 raw.execute("COMMIT")
             except BaseException:
                 _rollback_raw(raw)
                 raise
+            return time.perf_counter() - started
 
         done: asyncio.Future[None] = loop.create_future()
 
-        def committed(_: None, error: BaseException | None) -> None:
+        def committed(seconds: float | None, error: BaseException | None) -> None:
             # One callback in the loop for the whole commit (store/commit_thread.py): the lock
             # goes back (even if our waiter was cancelled), then the tables hear of it.
             self._write_lock.release()
-            if error is None and on_commit is not None:
-                on_commit()
+            if error is None:
+                self._committed(seconds)
+                if on_commit is not None:
+                    on_commit()
             settle(done, None, error)
 
         thread.post(commit, committed, loop)
