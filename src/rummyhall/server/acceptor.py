@@ -1,15 +1,17 @@
-"""The server's event loop: uvloop's, accepting every waiting connection at each turn.
+"""The server's event loop: uvloop's, accepting waiting connections a batch at each turn.
 
 libuv (under uvloop) accepts one connection each time its loop polls, so that several
 processes sharing a socket take turns. A room has one process, and while its loop is busy (a
 turn takes tens of milliseconds when a thousand tables play) one connection a turn is a few dozen
 a second: under a burst of arrivals the kernel's queue of connections waiting to be accepted
 grew to 600 (``ss -ltn``), and a new player's first request waited up to 20 s for its turn
-while the play went on (bench/load.py, the 400 ms stress). :class:`RoomLoop` makes the servers
-uvicorn asks for itself: it listens on the same addresses and, whenever a listening socket is
-ready, accepts up to :data:`ACCEPT_BATCH` connections and hands each to the loop as uvloop
-would (``connect_accepted_socket``: the same transport, with ``TCP_NODELAY``). Anything but a
-plain TCP server (TLS, a socket passed in, ``reuse_port``) is left to uvloop.
+while the play went on, and some gave up (bench/load.py, the 400 ms stress).
+
+:class:`RoomLoop` makes the servers uvicorn asks for itself: it listens on the same addresses
+and, whenever a listening socket is ready, accepts up to :data:`ACCEPT_BATCH` connections and
+hands each to the loop as uvloop would (``connect_accepted_socket``: the same transport, with
+``TCP_NODELAY``). Anything but a plain TCP server (TLS, a socket passed in, ``reuse_port``) is
+left to uvloop.
 
 uvicorn takes it as its loop factory (``loop="rummyhall.server.acceptor:RoomLoop"``,
 server/run.py).
