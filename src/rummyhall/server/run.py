@@ -165,7 +165,7 @@ def serve(
         "host": host,
         "port": port,
         "log_config": configure_logging(log_level),
-        # uvloop, accepting every waiting connection at each turn (server/acceptor.py)
+        # uvloop, accepting the connections that wait a batch at each turn (server/acceptor.py)
         "loop": "rummyhall.server.acceptor:RoomLoop",
         # uvicorn's sans-I/O WebSocket protocol, with the tables' direct send
         "ws": RoomWebSocketProtocol,
