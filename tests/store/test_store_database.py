@@ -21,6 +21,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+import pg
 from rummyhall.economy import ledger
 from rummyhall.economy.audit import audit
 from rummyhall.store import database, tables
@@ -461,3 +462,28 @@ async def test_the_sqlite_file_is_its_owners_alone(
         await db.close()
     assert "open to other local users (mode 644)" in caplog.text
     assert stat.S_IMODE((data / "rummyhall.db").stat().st_mode) == 0o644
+
+
+async def test_postgresql_keeps_the_connections_a_busy_server_holds(
+    pg_server: pg.PostgresServer,
+) -> None:
+    """SQLAlchemy's default pool keeps 5 connections and closes the others as they come back:
+    with the core full a server held 8-11 at once, and opened a new one for each past the
+    fifth (database.PG_POOL). Sixteen held at once all stay open."""
+    name = await pg_server.create_database()
+    db = await Database.open(pg_server.url(name))
+    try:
+        held = database.PG_POOL["pool_size"]
+        everyone = asyncio.Barrier(held)
+
+        async def read() -> None:
+            async with db.read() as session:
+                await session.execute(text("SELECT 1"))
+                await everyone.wait()  # (all of them hold a connection now)
+
+        await asyncio.gather(*(read() for _ in range(held)))
+        pool: Any = db.engine.sync_engine.pool
+        assert pool.checkedin() == held
+    finally:
+        await db.close()
+        await pg_server.drop_database(name)
