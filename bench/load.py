@@ -784,27 +784,27 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
     )
     print(f"  action send -> answer: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(latency):,} "
           f"actions   target p99 <= 50 ms: {'met' if p99 <= 50 else 'MISSED'}")  # fmt: skip
-    hist_before, hist_after = _buckets(before), _buckets(after)
-    print(f"  in the table task (apply + durable commit): p50 "
-          f"{_bucket_percentile(hist_before, hist_after, 0.5)}, p99 "
-          f"{_bucket_percentile(hist_before, hist_after, 0.99)}")  # fmt: skip
+
+    def percentiles(metric: str, *shares: float) -> str:
+        """The window's percentiles of one of the servers' histograms."""
+        old, new = _buckets(before, metric), _buckets(after, metric)
+        return ", ".join(
+            f"p{share * 100:g} {_bucket_percentile(old, new, share)}" for share in shares
+        )
+
+    print("  in the table task (apply + durable commit): "
+          + percentiles("rummyhall_action_seconds", 0.5, 0.99))  # fmt: skip
     delta = _delta(before, after)
     commits = delta.get("rummyhall_writer_commits_total", 0.0)
-    wait, sync = "rummyhall_writer_wait_seconds", "rummyhall_sqlite_commit_seconds"
     print(f"  table writer: {commits / window:,.0f} commits/s, "
           f"{delta.get('rummyhall_writer_jobs_total', 0.0) / max(1.0, commits):.1f} jobs a "
-          f"commit; a job's wait for its commit p50 "
-          f"{_bucket_percentile(_buckets(before, wait), _buckets(after, wait), 0.5)}, p99 "
-          f"{_bucket_percentile(_buckets(before, wait), _buckets(after, wait), 0.99)}"
-          + (f"; SQLite's COMMIT (the sync) p50 "
-             f"{_bucket_percentile(_buckets(before, sync), _buckets(after, sync), 0.5)}, p99 "
-             f"{_bucket_percentile(_buckets(before, sync), _buckets(after, sync), 0.99)}, "
-             f"p99.9 {_bucket_percentile(_buckets(before, sync), _buckets(after, sync), 0.999)}"
-             if delta.get(f"{sync}_count") else ""))  # fmt: skip
-    lag = "rummyhall_loop_lag_seconds"
-    print(f"  event loop lag (server, a timer every 100 ms): p50 "
-          f"{_bucket_percentile(_buckets(before, lag), _buckets(after, lag), 0.5)}, p99 "
-          f"{_bucket_percentile(_buckets(before, lag), _buckets(after, lag), 0.99)}")  # fmt: skip
+          f"commit; a job's wait for its commit "
+          + percentiles("rummyhall_writer_wait_seconds", 0.5, 0.99)
+          + ("; SQLite's COMMIT (the sync) "
+             + percentiles("rummyhall_sqlite_commit_seconds", 0.5, 0.99, 0.999)
+             if delta.get("rummyhall_sqlite_commit_seconds_count") else ""))  # fmt: skip
+    print("  event loop lag (server, a timer every 100 ms): "
+          + percentiles("rummyhall_loop_lag_seconds", 0.5, 0.99))  # fmt: skip
     print("  " + _gc_pauses(delta, window, after))
     print(f"  baseline bare WebSocket echo round trip: p50 {e50:.2f} ms, p99 {e99:.2f} ms   "
           f"ratio p50 {p50 / e50:.1f}x, p99 {p99 / e99:.1f}x")  # fmt: skip
@@ -1000,11 +1000,9 @@ def _watches(urls: list[str], folders: list[Path]) -> float:
     return sum(_scrape(u, f).get(key, 0.0) for u, f in zip(urls, folders, strict=True))
 
 
-def _buckets(
-    nodes: list[dict[str, float]], metric: str = "rummyhall_action_seconds"
-) -> dict[float, float]:
-    """A histogram of the server's, all nodes (cumulative counts by upper bound in seconds): by
-    default the time from an action's arrival at its table to its commit."""
+def _buckets(nodes: list[dict[str, float]], metric: str) -> dict[float, float]:
+    """One of the servers' histograms, all nodes (cumulative counts by upper bound in
+    seconds)."""
     buckets: dict[float, float] = {}
     for samples in nodes:
         for name, value in samples.items():

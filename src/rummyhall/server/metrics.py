@@ -16,6 +16,10 @@ from prometheus_client import (
     generate_latest,
 )
 
+TIMES = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+"""The buckets (seconds) of the histograms of the time things take in the room: an action,
+a job's wait for its commit, a COMMIT, the loop's lag."""
+
 LAG_PROBE_S = 0.1
 """How often the event loop's lag is sampled (:meth:`Metrics.watch_loop`)."""
 
@@ -39,7 +43,7 @@ class Metrics:
         self.latency = Histogram(
             "rummyhall_action_seconds",
             "From an action's arrival at its table to its commit and broadcast",
-            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            buckets=TIMES,
             registry=self.registry,
         )
         # The table writer (server/writer.py): an action's wait for its durable commit is most of
@@ -55,13 +59,13 @@ class Metrics:
         self.writer_wait = Histogram(
             "rummyhall_writer_wait_seconds",
             "From a job's arrival at the table writer to its commit",
-            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            buckets=TIMES,
             registry=self.registry,
         )
         self.sqlite_commit = Histogram(
             "rummyhall_sqlite_commit_seconds",
             "The COMMIT of the table writer's transactions on SQLite (the disk's sync, mostly)",
-            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            buckets=TIMES,
             registry=self.registry,
         )
         # Everything of one process shares its event loop: how late it runs a timer says whether
@@ -69,7 +73,7 @@ class Metrics:
         self.loop_lag = Histogram(
             "rummyhall_loop_lag_seconds",
             f"How late the event loop ran a timer set every {LAG_PROBE_S * 1000:.0f} ms",
-            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            buckets=TIMES,
             registry=self.registry,
         )
         self._lag_timer: asyncio.TimerHandle | None = None

@@ -36,7 +36,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -78,7 +78,7 @@ class _Job:
     fence: tuple[int, int] | None = None
     """(table, lease token) this job's writes are made under, one node of several; None for a
     single process, and for jobs that write no table (an account, a bot's chips)."""
-    queued: float = 0.0
+    queued: float = field(default_factory=time.perf_counter)
     """When the job came (``time.perf_counter``)."""
 
 
@@ -151,7 +151,6 @@ class Writer:
                     raise StaleLease(owned, 0, 0)
                 fence = (owned, token)
         job = _Job(done, operation, work, entries, transfer, hand, flows, fence)
-        job.queued = time.perf_counter()
         if self._task is None:  # not started (tools, tests): commit it now
             if operation is not None:
                 await self._alone(job, self._operation(job))
