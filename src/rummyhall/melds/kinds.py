@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card, indian_points
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
@@ -55,20 +56,26 @@ def _positions(rank: int) -> tuple[int, ...]:
     return (1, 14) if rank == 1 else (rank,)
 
 
+_PLACES: Final = tuple(sum(1 << p for p in _positions(r)) if r else 0 for r in range(14))
+"""By rank (1 to 13): a bit for each place it can take (bit p: position p), low place first."""
+
+
 def _window_jokers(start: int, end: int, fixed: list[int], optional: list[int]) -> int | None:
     """Jokers needed to fill positions start..end when the ``fixed`` ranks must take a place of
-    their own and the ``optional`` (wild) ranks may take theirs; None if a fixed card has none."""
-    taken: set[int] = set()
+    their own and the ``optional`` (wild) ranks may take theirs; None if a fixed card has none.
+    Each card takes the lowest free place it has in the window (the ace: 1 before 14), as bits
+    of one int: the engine judges every group shown, a window at a time."""
+    window = (1 << end + 1) - (1 << start)
+    taken = 0
     for rank in fixed:
-        spot = next((p for p in _positions(rank) if start <= p <= end and p not in taken), None)
-        if spot is None:
+        free = _PLACES[rank] & window & ~taken
+        if not free:
             return None
-        taken.add(spot)
+        taken |= free & -free
     for rank in optional:
-        spot = next((p for p in _positions(rank) if start <= p <= end and p not in taken), None)
-        if spot is not None:
-            taken.add(spot)
-    return end - start + 1 - len(taken)
+        free = _PLACES[rank] & window & ~taken
+        taken |= free & -free
+    return end - start + 1 - taken.bit_count()
 
 
 def sequence_jokers(codes: Sequence[int], wild: frozenset[int], profile: Profile) -> int | None:
@@ -83,6 +90,7 @@ def sequence_jokers(codes: Sequence[int], wild: frozenset[int], profile: Profile
         return None
     best: int | None = None
     fixed_ranks = [c % 13 + 1 for c in fixed]
+    most = profile.max_jokers_per_meld
     for suit in suits:
         # Aces last: they have two places to go.
         option_ranks = sorted(
@@ -92,7 +100,7 @@ def sequence_jokers(codes: Sequence[int], wild: frozenset[int], profile: Profile
             jokers = _window_jokers(start, start + size - 1, fixed_ranks, option_ranks)
             if jokers is None or jokers == size:
                 continue
-            if profile.max_jokers_per_meld is not None and jokers > profile.max_jokers_per_meld:
+            if most is not None and jokers > most:
                 continue
             if best is None or jokers < best:
                 best = jokers
@@ -215,13 +223,42 @@ def _reason(kinds: list[Kind], sizes: list[int], met: bool, profile: Profile) ->
     return None
 
 
+_KINDS: Final[dict[tuple[tuple[int, ...], int, str], Kind]] = {}
+"""classify()'s kinds by codes, the cut card's code and the profile's name (the cut card fixes
+the wild cards), for :func:`check`."""
+_KINDS_LIMIT: Final = 20_000
+_WILDS: Final[dict[tuple[int, str], Wilds]] = {}
+"""The wild cards of a cut card's code under a profile, for :func:`check`."""
+
+
+def _kind(codes: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kind:
+    """:func:`classify`, memoised: the engine judges every show and declaration, and the same
+    small groups come back deal after deal."""
+    key = (codes, wilds.cut.code, profile.name)
+    kind = _KINDS.get(key)
+    if kind is None:
+        if len(_KINDS) >= _KINDS_LIMIT:
+            _KINDS.clear()
+        kind = _KINDS[key] = classify(codes, wilds, profile)
+    return kind
+
+
+def _wilds(joker: Card, profile: Profile) -> Wilds:
+    """:meth:`Wilds.of`, memoised by the cut card's code: every show of a deal has the same."""
+    key = (joker.code, profile.name)
+    wilds = _WILDS.get(key)
+    if wilds is None:
+        wilds = _WILDS[key] = Wilds.of(joker, profile)
+    return wilds
+
+
 def check(groups: Sequence[Sequence[Card]], *, joker: Card, profile: Profile | str) -> Verdict:
     """Judge a player's grouping of their cards under ``profile`` with ``joker`` as the cut card."""
     prof = get_profile(profile)
-    wilds = Wilds.of(joker, prof)
+    wilds = _wilds(joker, prof)
     wild = wilds.codes
-    code_groups = [[card.code for card in group] for group in groups]
-    kinds = [classify(codes, wilds, prof) for codes in code_groups]
+    code_groups = [tuple([card.code for card in group]) for group in groups]
+    kinds = [_kind(codes, wilds, prof) for codes in code_groups]
     sizes = [len(codes) for codes in code_groups]
     seqs = [(k.is_pure, n) for k, n in zip(kinds, sizes, strict=True) if k.is_sequence]
     met = requirement_met(seqs, prof)
