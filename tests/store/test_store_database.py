@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import stat
+import threading
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -209,6 +210,40 @@ async def test_the_write_ahead_log_is_checkpointed_off_the_writers_path(tmp_path
         assert checkpointer.last is not None
         _, pages, copied = checkpointer.last
         assert copied == pages > 0  # every page of the log is in the file
+    finally:
+        await db.close()
+
+
+async def test_a_lookup_while_the_writer_commits(tmp_path: Path) -> None:
+    """read_now runs on a connection other than the writer's, which is inside a transaction
+    until its COMMIT has run on the commit thread; a lookup meanwhile sees what was committed
+    before. (A writer's engine of one connection shared with read_now failed here: "cannot start
+    a transaction within a transaction".)"""
+    db = await Database.open(default_url(tmp_path / "data"))
+    try:
+        async with db.transaction() as session:
+            table = await tables.create_table(session, game="patti", room="r", config={})
+        thread = db._batch_thread
+        assert thread is not None
+        hold = threading.Event()
+        thread.post(hold.wait, lambda *_: None, asyncio.get_running_loop())  # the COMMIT queues
+        worked = asyncio.Event()
+
+        def work(conn: Connection) -> None:
+            tables.write_logs(conn, [LogEntry(table, 1, "act", {}, 1)])
+            worked.set()
+
+        def count(conn: Connection) -> int:
+            return int(conn.execute(text("SELECT count(*) FROM table_log")).scalar_one())
+
+        writing = asyncio.create_task(db.write(work))
+        try:
+            await worked.wait()
+            assert await db.read_now(count) == 0  # (not committed yet)
+        finally:
+            hold.set()
+            await writing
+        assert await db.read_now(count) == 1
     finally:
         await db.close()
 
