@@ -15,7 +15,7 @@ from setuptools.command.build_ext import build_ext
 
 # The modules to compile (rummyhall.melds.native.COMPILED names the same ones; a test checks).
 # One line: the Makefile reads it with sed (an edit to one of these files redoes the build).
-COMPILED = ["src/rummyhall/melds/suits.py", "src/rummyhall/melds/solver.py", "src/rummyhall/melds/plans.py", "src/rummyhall/melds/hints.py"]
+COMPILED = ["src/rummyhall/melds/kinds.py", "src/rummyhall/melds/suits.py", "src/rummyhall/melds/solver.py", "src/rummyhall/melds/plans.py", "src/rummyhall/melds/hints.py"]
 GROUP = "rummyhall_melds"
 """The name of the shared library mypyc puts the compiled modules in."""
 

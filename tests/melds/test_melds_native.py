@@ -4,10 +4,12 @@ The compiled modules must give exactly what the pure ones give: the same penalty
 kinds, groups, leftover, discard and 2-point groups, down to which physical card lands where, on
 random and dense hands of every profile, discards included; and the same hints on those hands
 (every group's cards, role, kind, needs and label, the distance, discard, reason, summary and
-shapes). The pure modules are reached through ``RUMMYHALL_PURE=1`` in a subprocess (an extension
-module beside its ``.py`` wins at import otherwise): this file, run as a script, prints the pure
-results. Under CI=true the build must be compiled; elsewhere a pure build (no C compiler) still
-runs every comparison, pure against pure.
+shapes); and the same verdicts of ``check`` (kinds.py is compiled too) on two groupings of each
+hand, the solver's and a random split. The pure modules are reached through
+``RUMMYHALL_PURE=1`` in a subprocess (an extension module beside its ``.py`` wins at import
+otherwise): this file, run as a script, prints the pure results. Under CI=true the build must
+be compiled; elsewhere a pure build (no C compiler) still runs every comparison, pure against
+pure.
 
     python tests/melds/test_melds_native.py   # the results of this interpreter's build, as JSON
 """
@@ -27,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from rummyhall.cards import JOKER, Card, shoe
-from rummyhall.melds import Arrangement, Hint, HintGroup, arrange, hint, native
+from rummyhall.melds import Arrangement, Hint, HintGroup, Verdict, arrange, check, hint, native
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,10 +112,46 @@ def encode_hint(hand: Sequence[Card], found: Hint) -> Encoded:
     ]
 
 
+def groupings(hand: Sequence[Card], cut: Card, profile: str) -> list[list[Card]]:
+    """Two groupings of ``hand`` to judge: the solver's (its groups, then the leftover as one
+    group) and a random split into groups of 1 to 5 cards, the same in every process."""
+    found = arrange(hand, joker=cut, profile=profile)
+    solved = [list(group) for group in found.groups] + [list(found.leftover)]
+    rng = random.Random(" ".join(map(str, hand)))
+    cards = list(hand)
+    rng.shuffle(cards)
+    split: list[list[Card]] = []
+    while cards:
+        size = rng.randint(1, 5)
+        split.append(cards[:size])
+        cards = cards[size:]
+    return [solved, split]
+
+
+def encode_check(hand: Sequence[Card], verdict: Verdict) -> Encoded:
+    """A verdict with each card as its place in ``hand``, as :func:`encode` does."""
+    place = {id(card): i for i, card in enumerate(hand)}
+    return [
+        [
+            [[place[id(c)] for c in g.cards], g.kind.value, g.points, g.counted]
+            for g in verdict.groups
+        ],
+        verdict.declarable,
+        verdict.score,
+        verdict.requirement,
+        verdict.two_point,
+        verdict.reason,
+    ]
+
+
 def results() -> dict[str, list[Encoded]]:
     return {
         "arrange": [encode(hand, arrange(hand, joker=cut, profile=p)) for p, hand, cut in deals()],
         "hint": [encode_hint(hand, hint(hand, joker=cut, profile=p)) for p, hand, cut in deals()],
+        "check": [
+            [encode_check(hand, check(g, joker=cut, profile=p)) for g in groupings(hand, cut, p)]
+            for p, hand, cut in deals()
+        ],
     }
 
 
@@ -187,7 +225,7 @@ def both_builds() -> tuple[dict[str, list[Encoded]], dict[str, list[Encoded]]]:
     return ours, pure
 
 
-@pytest.mark.parametrize("what", ["arrange", "hint"])
+@pytest.mark.parametrize("what", ["arrange", "hint", "check"])
 def test_compiled_and_pure_give_the_same_results(what: str) -> None:
     everything, everything_pure = both_builds()
     ours, pure = everything[what], everything_pure[what]

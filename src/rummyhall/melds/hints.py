@@ -25,7 +25,7 @@ from typing import Final
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card, from_code, sort_key
 from rummyhall.melds.arrangement import Arrangement
 from rummyhall.melds.hint_types import Hint, HintGroup, Role, ShapeDistance
-from rummyhall.melds.kinds import Kind, card_points, classify
+from rummyhall.melds.kinds import Kind, card_points, kind_of
 from rummyhall.melds.plans import (
     FIXED,
     RUN,
@@ -50,34 +50,6 @@ def _pretty(code: int) -> str:
 
 
 # --- the hint ------------------------------------------------------------------------------------
-
-_KIND_OF: Final = tuple(Kind)
-_KINDS: Final[dict[tuple[tuple[int, ...], int, str], int]] = {}
-"""classify()'s kinds (as their place in :data:`_KIND_OF`: a memo of ints only, which the garbage
-collector stops looking at) by codes, which of them are wild and the profile's name."""
-_KINDS_LIMIT: Final = 20_000
-
-
-def _kind(codes: Sequence[int], wilds: Wilds, profile: Profile) -> Kind:
-    """:func:`~rummyhall.melds.kinds.classify`, memoised: a hint classifies every group it shows,
-    and the same small groups come back hand after hand. classify() reads the wild cards only as
-    whether each of these codes is one, so that is what the key holds (bit i: ``codes[i]`` is
-    wild), with the codes in their order and the profile's name (as the solver's caches)."""
-    wild = wilds.codes
-    wild_bits = 0
-    for i, code in enumerate(codes):
-        if code in wild:
-            wild_bits |= 1 << i
-    key = (tuple(codes), wild_bits, profile.name)
-    found = _KINDS.get(key)
-    if found is not None:
-        return _KIND_OF[found]
-    if len(_KINDS) >= _KINDS_LIMIT:
-        _KINDS.clear()
-    kind = classify(codes, wilds, profile)
-    _KINDS[key] = _KIND_OF.index(kind)
-    return kind
-
 
 _KIND_LABEL: Final = {
     Kind.PURE_SEQUENCE: "Pure sequence",
@@ -137,17 +109,17 @@ def hint(hand: Sequence[Card], *, joker: Card, profile: Profile | str) -> Hint:
     out: list[HintGroup] = []
     for codes_, role, needs, label in groups:
         cards = [pool.take(code) for code in codes_]
-        kind = _kind([c.code for c in cards], wilds, prof)
+        kind = kind_of([c.code for c in cards], wilds, prof)
         out.append(HintGroup(cards, role, kind, [from_code(n) for n in needs], label))
     if loose:
         cards = sorted((pool.take(code) for code in loose), key=sort_key)
-        kind = _kind([c.code for c in cards], wilds, prof)
+        kind = kind_of([c.code for c in cards], wilds, prof)
         out.append(HintGroup(cards, Role.LOOSE, kind, [], "Loose"))
     discard: Card | None = None
     reason: str | None = None
     if discard_code is not None:
         discard = pool.take(discard_code)
-        kind = _kind([discard.code], wilds, prof)
+        kind = kind_of([discard.code], wilds, prof)
         out.append(HintGroup([discard], Role.DISCARD, kind, [], "Discard"))
         reason = _reason(discard_code, _held([card.code for card in hand]), wilds)
     distance = max(1, plan.key[0])  # not declarable: at least one card away
@@ -250,7 +222,7 @@ def _declared(
     ]
     if best.leftover:
         cards = sorted(best.leftover, key=sort_key)
-        kind = _kind([card.code for card in cards], wilds, profile)
+        kind = kind_of([card.code for card in cards], wilds, profile)
         if all(card.code in wilds.codes for card in cards):
             out.append(HintGroup(cards, Role.JOKERS, kind, [], "Jokers (spare)"))
         else:
@@ -258,7 +230,7 @@ def _declared(
     discard = best.discard
     reason = None
     if discard is not None:
-        kind = _kind([discard.code], wilds, profile)
+        kind = kind_of([discard.code], wilds, profile)
         out.append(HintGroup([discard], Role.DISCARD, kind, [], "Discard"))
         reason = f"every other card has its place: declare with the {discard.pretty}"
     return Hint(
@@ -322,7 +294,7 @@ def _lay_out(
         else:
             shown = codes + tuple(fill)
             needs = _set_needs(codes) if kind == SET else ()
-        meld = _kind(shown, wilds, profile)
+        meld = kind_of(shown, wilds, profile)
         if left == 0 or meld.is_meld:
             # (A wild card kept as itself may already make the group a meld with a stand-in.)
             laid.append((_rank_of(meld), (shown, Role.MELD, (), _KIND_LABEL[meld])))

@@ -223,23 +223,34 @@ def _reason(kinds: list[Kind], sizes: list[int], met: bool, profile: Profile) ->
     return None
 
 
-_KINDS: Final[dict[tuple[tuple[int, ...], int, str], Kind]] = {}
-"""classify()'s kinds by codes, the cut card's code and the profile's name (the cut card fixes
-the wild cards), for :func:`check`."""
+_KIND_OF: Final = tuple(Kind)
+_KINDS: Final[dict[tuple[tuple[int, ...], int, str], int]] = {}
+"""classify()'s kinds, as their place in :data:`_KIND_OF` (a memo of ints only, which the cycle
+collector stops looking at), by codes, which of them are wild and the profile's name."""
 _KINDS_LIMIT: Final = 20_000
 _WILDS: Final[dict[tuple[int, str], Wilds]] = {}
 """The wild cards of a cut card's code under a profile, for :func:`check`."""
 
 
-def _kind(codes: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kind:
-    """:func:`classify`, memoised: the engine judges every show and declaration, and the same
-    small groups come back deal after deal."""
-    key = (codes, wilds.cut.code, profile.name)
-    kind = _KINDS.get(key)
-    if kind is None:
-        if len(_KINDS) >= _KINDS_LIMIT:
-            _KINDS.clear()
-        kind = _KINDS[key] = classify(codes, wilds, profile)
+def kind_of(codes: Sequence[int], wilds: Wilds, profile: Profile) -> Kind:
+    """:func:`classify`, memoised: the engine judges every show and declaration, a hint
+    classifies every group it shows, and the same small groups come back deal after deal.
+    classify() reads the wild cards only as whether each of these codes is one, so that is what
+    the key holds (bit i: ``codes[i]`` is wild), with the codes in their order and the profile's
+    name (as the solver's memos), and the memo is cleared when full, as theirs are."""
+    wild = wilds.codes
+    wild_bits = 0
+    for i, code in enumerate(codes):
+        if code in wild:
+            wild_bits |= 1 << i
+    key = (tuple(codes), wild_bits, profile.name)
+    found = _KINDS.get(key)
+    if found is not None:
+        return _KIND_OF[found]
+    if len(_KINDS) >= _KINDS_LIMIT:
+        _KINDS.clear()
+    kind = classify(codes, wilds, profile)
+    _KINDS[key] = _KIND_OF.index(kind)
     return kind
 
 
@@ -258,7 +269,7 @@ def check(groups: Sequence[Sequence[Card]], *, joker: Card, profile: Profile | s
     wilds = _wilds(joker, prof)
     wild = wilds.codes
     code_groups = [tuple([card.code for card in group]) for group in groups]
-    kinds = [_kind(codes, wilds, prof) for codes in code_groups]
+    kinds = [kind_of(codes, wilds, prof) for codes in code_groups]
     sizes = [len(codes) for codes in code_groups]
     seqs = [(k.is_pure, n) for k, n in zip(kinds, sizes, strict=True) if k.is_sequence]
     met = requirement_met(seqs, prof)
@@ -305,5 +316,6 @@ __all__ = [
     "classify",
     "counts",
     "indian_points",
+    "kind_of",
     "requirement_met",
 ]

@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Final
 
 COMPILED: Final = (
+    "rummyhall.melds.kinds",
     "rummyhall.melds.suits",
     "rummyhall.melds.solver",
     "rummyhall.melds.plans",

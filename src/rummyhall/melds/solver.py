@@ -28,7 +28,7 @@ from typing import Final, cast
 
 from rummyhall.cards import CODE_POINTS, JOKER_CODE, Card
 from rummyhall.melds.arrangement import Arrangement
-from rummyhall.melds.kinds import Kind, classify
+from rummyhall.melds.kinds import Kind, classify, kind_of
 from rummyhall.melds.profiles import Profile, Wilds, get_profile
 from rummyhall.melds.suits import (
     FEWEST_JOKERS,
@@ -1309,7 +1309,7 @@ def _natural_kind(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kin
     :func:`classify` itself decides."""
     size = len(group)
     if size > 12:
-        return _classify(group, wilds, profile)
+        return kind_of(group, wilds, profile)
     if size == 3 and group[0] == group[1] == group[2] and profile.identical_triple_pure:
         return _TUNNELA
     held = 0  # positions 1..13, bit p
@@ -1327,19 +1327,6 @@ def _natural_kind(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kin
         if high == low * ((1 << size) - 1):
             return _PURE_SEQUENCE
     return _IMPURE_SEQUENCE
-
-
-_CLASSIFIED: Final[Memo[tuple[tuple[int, ...], int, str], Kind]] = Memo(RESULT_MEMOS)
-
-
-def _classify(group: tuple[int, ...], wilds: Wilds, profile: Profile) -> Kind:
-    """:func:`classify`, memoised: the same few groups come back hand after hand."""
-    key = (group, wilds.cut.code, profile.name)  # the cut card fixes the wild cards
-    kind = _CLASSIFIED.get(key)
-    if kind is None:
-        kind = classify(group, wilds, profile)
-        _CLASSIFIED.put(key, kind)
-    return kind
 
 
 def _identical(codes: list[int], size: int) -> list[tuple[int, ...]]:
