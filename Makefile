@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/ladder.py
 	$(BIN)/python bench/commit.py
 	$(BIN)/python bench/broadcast.py
+	$(BIN)/python bench/table_path.py
 	$(BIN)/python bench/load.py
 
 soak: $(STAMP)
