@@ -13,6 +13,11 @@ flat out and the writer's batches are as full as they get. Printed: CPU per acce
 spent choosing (measured apart), and the messages and bytes a table's change sends; then the
 ledger audit of the database the run left.
 
+The baseline, measured in the same run: the engine alone on the same games (each played again
+from its record, with each player's view and legal actions encoded after every action), what a
+server that did nothing but the game itself would spend; the ratio is what the room adds (the
+log, the ledger, the durable commits, the table's bookkeeping and the messages' framing).
+
 ``bench/load.py`` measures the whole server with its sockets, where this leaves out uvicorn, the
 WebSocket frames and the kernel's sends; what this measures is the part that is ours, quickly
 and repeatably (``--profile`` prints a cProfile of the measured actions), so that a change to the
@@ -29,8 +34,10 @@ import pstats
 import random
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
+import orjson
 import uvloop
 from sqlalchemy import Connection
 
@@ -38,7 +45,7 @@ from rummyhall import catalog
 from rummyhall.economy import wallets
 from rummyhall.economy.audit import audit_database
 from rummyhall.economy.rooms import Rooms
-from rummyhall.games.protocol import GameError
+from rummyhall.games.protocol import HOUSE, Deal, Game, GameError, game_class
 from rummyhall.server.clock import SystemClock
 from rummyhall.server.hub import Hub
 from rummyhall.server.metrics import Metrics
@@ -76,6 +83,9 @@ class Counter:
         self.stop_at = stop_at
         self.choosing = 0.0
         self.done = asyncio.Event()
+        self.games: dict[int, Game] = {}
+        """The games the tables played while counted (by id: a game object is seen many times),
+        for the baseline."""
 
     def count(self) -> None:
         self.actions += 1
@@ -107,6 +117,7 @@ async def drive(hub: Hub, actor: TableActor, players: dict[int, Player], changed
             await changed.wait()
             continue
         assert game is not None
+        counter.games[id(game)] = game
         started = time.process_time()
         legal = game.legal(turn)
         # Mostly stay in: a table whose players pack at once would be all deals and no play.
@@ -133,7 +144,16 @@ async def run(tables: int, actions: int, profile: bool) -> None:
         )  # fmt: skip
         catalog.games()
         db = await Database.open(settings.database_url)
-        hub = Hub(db, settings, SystemClock(), Rooms(catalog.rooms()), Metrics())
+        # Turns that never time out: the measure is of actions, and a slow run (a profile,
+        # valgrind) must not turn into one of timeouts.
+        rooms = Rooms(
+            [
+                replace(room, config={**room.config, "turn_ms": 3_600_000}) if room.key == ROOM
+                else room
+                for room in catalog.rooms()
+            ]
+        )  # fmt: skip
+        hub = Hub(db, settings, SystemClock(), rooms, Metrics())
         await hub.start()
         try:
             drivers = []
@@ -188,6 +208,15 @@ async def run(tables: int, actions: int, profile: bool) -> None:
                 f"choices {counter.choosing / n * 1e3:.3f} ms; {messages / n:.2f} messages an "
                 f"action, {size / max(messages, 1):,.0f} bytes a message"
             )
+            base, base_actions = baseline(list(counter.games.values()))
+            per_action = cpu / n
+            base_per_action = base / max(base_actions, 1)
+            print(
+                f"  baseline, the engine alone on the same games ({base_actions:,} actions "
+                f"played again, each player's view and legal actions encoded): "
+                f"{base_per_action * 1e3:.3f} ms an action; the room "
+                f"{per_action / base_per_action:.1f}x that"
+            )
             if profiler is not None:
                 stats = pstats.Stats(profiler)
                 stats.sort_stats("tottime").print_stats(40)
@@ -202,6 +231,27 @@ async def run(tables: int, actions: int, profile: bool) -> None:
             print(f"    {problem}")
         if not report.ok:
             raise SystemExit(1)
+
+
+def baseline(games: list[Game]) -> tuple[float, int]:
+    """The engine's own part of the same actions, as a plain server would do it: every game
+    played again from its record, and after each action each player's view and legal actions,
+    encoded (``orjson``) as one message. Returns the CPU seconds and the players' actions (the
+    house's deals are played and told too, but not counted, as in the room's figure)."""
+    records = [game.record() for game in games]
+    spent, counted = 0.0, 0
+    for record in records:
+        started = time.process_time()
+        game = game_class(str(record["game"])).create(record["config"])
+        for entry in record["actions"]:
+            deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
+            seat = int(entry["seat"])
+            game.apply(seat, str(entry["action"]), int(entry["at"]), deal=deal)
+            for player in range(1, game.seats + 1):
+                orjson.dumps({"view": game.view(player), "legal": game.legal(player)})
+            counted += seat != HOUSE
+        spent += time.process_time() - started
+    return spent, counted
 
 
 def main() -> None:
