@@ -175,6 +175,43 @@ async def test_auto_rebuy_buys_back_to_the_buy_in(tmp_path: Path, db_url: str) -
     assert report.problems == []
 
 
+async def test_a_rebuy_the_wallet_covers_goes_unread_and_one_it_no_longer_covers_reads_it(
+    tmp_path: Path, db_url: str
+) -> None:
+    """A top-up the wallet covered when the table last took chips from it is a plain transfer
+    in the writer's batch; if the wallet was spent elsewhere since, the ledger refuses that
+    transfer, nothing of it is written, and the top-up reads the wallet and takes what it holds
+    (here nothing: the player stands up short, their stack back in the wallet)."""
+    settings = fast_settings(tmp_path, db_url, next_game_ms=0)
+    async with running(settings) as server, RoomClient(server.url) as client:
+        await client.guest()
+        start = await client.practice()
+        table, seat = await _sit_short(client, auto_rebuy=True)
+        actor = server.hub.table(table)
+        await _pack_until_short(client, server, table, seat)
+        wanted = actor.room.buy_in - actor.stacks[seat]  # bought back up to the room's buy-in
+        await settle(server.hub, lambda hub: actor.stacks.get(seat, 0) >= 100)
+        ups = [e.body for e in await table_log(server, table) if e.kind == "top_up"]
+        me = client.me["id"]  # type: ignore[index]
+        assert ups == [{"seat": seat, "account": me, "chips": wanted}]
+        assert await client.practice() == start - 100 - wanted
+        # The rest of the wallet goes to a seat at another table: this one does not know.
+        rest = await client.practice()
+        other = int((await client.request("POST", "/api/tables", {"room": PATTI}))["table"]["id"])
+        await client.request("POST", f"/api/tables/{other}/sit", {"buy_in": rest, "another": True})
+        assert await client.practice() == 0
+        await _pack_until_short(client, server, table, seat)
+        await settle(server.hub, lambda hub: seat not in actor.seats or actor.closed)
+        log = await table_log(server, table)
+        ups = [e.body for e in log if e.kind == "top_up"]
+        assert len(ups) == 2 and ups[1]["chips"] == 0
+        left = [e.body for e in log if e.kind == "leave" and e.body["seat"] == seat]
+        assert [entry["why"] for entry in left] == ["short"]
+        assert await client.practice() == left[0]["chips"] > 0
+    report = await audit_database(settings.database_url)
+    assert report.problems == []
+
+
 async def test_leaving_mid_deal_drops_at_once(tmp_path: Path, db_url: str) -> None:
     """At 13 cards, leaving at one's turn is a drop, played by the table right away; the player
     stands up when that game ends, without waiting for the pause after it."""

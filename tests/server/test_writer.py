@@ -156,6 +156,44 @@ async def test_a_bad_job_fails_alone(db: Database) -> None:
         assert report.ok, report
 
 
+async def test_an_unread_transfer_the_ledger_refuses_costs_its_batch_one_more_commit(
+    db: Database,
+) -> None:
+    """A transfer sent without reading the balance it spends (``unread``: a top-up the wallet
+    covered when last seen) fails its batch when the balance no longer covers it: it is retried
+    alone, with the ledger's own refusal, and the rest of the batch commits together again,
+    not one job at a time."""
+    ids = await _seated(db, 10, 10)
+    writer = Writer(db)
+    writer.start()
+    try:
+        results = await asyncio.gather(
+            *(
+                writer.write(entry=LogEntry(t, 1, "act", {}, 0), transfer=_move(t, 1, 5))
+                for t in ids[:9]
+            ),
+            writer.write(
+                entry=LogEntry(ids[9], 1, "top_up", {}, 0),
+                transfer=_move(ids[9], 1, 50),
+                unread=True,
+            ),
+            return_exceptions=True,
+        )
+    finally:
+        await writer.stop()
+    assert results[:9] == [None] * 9
+    assert isinstance(results[9], InsufficientChips)
+    assert writer.commits == 1 and writer.jobs == 9  # the nine together, once
+    async with db.read() as session:
+        for table in ids[:9]:
+            assert [e.seq for e in await tables.read_log(session, table)] == [1]
+            assert await ledger.balance(session, f"table:{table}:seat:1") == 5
+        assert await tables.read_log(session, ids[9]) == []
+        assert await ledger.balance(session, f"table:{ids[9]}:seat:1") == 10
+        report = await audit(session)
+        assert report.ok, report
+
+
 async def test_a_batch_writes_what_the_transfers_write_one_by_one(db: Database) -> None:
     """write_transfers (one batch) and transfer_on (one at a time) leave the same balances and
     the same postings, in order; an overdraft anywhere fails the whole batch and leaves no

@@ -43,7 +43,7 @@ from rummyhall.cards import parse_physical
 from rummyhall.economy import flows, ladder, ledger
 from rummyhall.economy.bulk import Transfer
 from rummyhall.economy.flows import GameFlows
-from rummyhall.economy.ledger import CHIPS, Currency
+from rummyhall.economy.ledger import CHIPS, Currency, InsufficientChips
 from rummyhall.economy.rooms import Room
 from rummyhall.games.protocol import (
     HOUSE,
@@ -182,6 +182,10 @@ class TableActor:
         """Connections watching the table, per account: a seated person with none is away."""
         self._away: dict[int, int] = {}
         """Seats of people who are away (no connection watching), since when (ms)."""
+        self._wallets: dict[int, int] = {}
+        """What a seated person's wallet (of the room's currency) held after the chips this
+        table last took from it, by account: a top-up it covers goes with the writer's batch,
+        unread (:meth:`_top_up`)."""
         self._refused: set[tuple[int, int, str]] = set()
         """Leave moves the game refused (game number, seat, move): not tried again."""
         self._cids: OrderedDict[tuple[int, str], int] = OrderedDict()
@@ -343,10 +347,12 @@ class TableActor:
         hand: FinishedHand | None = None,
         game_flows: GameFlows | None = None,
         before: Sequence[tuple[str, JSON]] = (),
+        unread: bool = False,
     ) -> tuple[int, Any]:
         """Append one entry (after the entries ``before`` it, with its chip transfer, the game
         it ends, and ``extra``'s work on the database in the same transaction) and commit;
-        returns (seq, extra's result)."""
+        returns (seq, extra's result). ``unread``: the transfer spends a wallet not read in the
+        transaction (:meth:`Writer.write`)."""
         seq = self.seq + 1 + len(before)
         assert hand is None or hand.seq == seq
         table_id = self.id
@@ -369,6 +375,7 @@ class TableActor:
             hand=hand,
             flows=game_flows,
             before=earlier,
+            unread=unread,
         )
         self.seq = seq
         return seq, result
@@ -552,7 +559,7 @@ class TableActor:
         table_id, room = self.id, self.room
         at = self.clock.now()
 
-        def take_chips(conn: Connection, seq: int) -> int:
+        def take_chips(conn: Connection, seq: int) -> tuple[int, int]:
             wallet = ledger.balance_on(conn, room.wallet(account_id))
             if wallet < room.min_stack:
                 raise RoomError(
@@ -574,13 +581,14 @@ class TableActor:
             amount = min(wanted, wallet)
             _wallet_to_seat(conn, table_id, seq, room.wallet(account_id), seat, amount, "buy_in")
             body["buy_in"] = amount
-            return amount
+            return amount, wallet - amount
 
         body: JSON = {"seat": seat, "account": account_id, "name": name, "bot": bot}
         if auto_rebuy:
             body["auto_rebuy"] = True
-        _, paid = await self._persist("sit", body, at, extra=take_chips)
+        _, (paid, left) = await self._persist("sit", body, at, extra=take_chips)
         amount = int(paid)
+        self._wallets[account_id] = left
         self._enter("sit", body, at, replaying=False)
         self.stacks[seat] = amount
         if bot:
@@ -638,6 +646,7 @@ class TableActor:
         self._enter("leave", body, at, replaying=False)
         self.stacks.pop(seat, None)
         self._bots.pop(seat, None)
+        self._wallets.pop(occupant.account_id, None)
         if occupant.bot and self.bot_seats is not None:
             self.bot_seats.release(occupant.account_id)
         self._broadcast([Event("leave", {"seat": seat, "why": why, "chips": stack})])
@@ -645,24 +654,45 @@ class TableActor:
     async def _top_up(self, seat: int) -> None:
         """A player with automatic rebuy on who runs short of the room's minimum buys back up
         to the buy-in from their wallet, as far as it goes (if it cannot reach the minimum they
-        stand up)."""
+        stand up).
+
+        When the wallet held enough after this table last took chips from it, the top-up is a
+        plain transfer in the writer's batch, as an action's chips are: read first, it would
+        take the batch off the writer's fast road (SQLAlchemy statements instead of the
+        driver's, the read and four statements of its own). If the wallet was spent elsewhere
+        meanwhile (another table, the shop), the ledger refuses that transfer and nothing of it
+        is written; the top-up then reads the wallet and takes what it holds."""
         account_id = self.seats[seat].account_id
         table_id, wanted = self.id, self.room.buy_in - self.stacks.get(seat, 0)
-        body: JSON = {"seat": seat, "account": account_id}
         source = self.room.wallet(account_id)
-
-        def take_chips(conn: Connection, seq: int) -> int:
-            wallet = ledger.balance_on(conn, source)
-            amount = min(wanted, wallet)
-            if amount > 0:
-                _wallet_to_seat(conn, table_id, seq, source, seat, amount, "top_up")
-            body["chips"] = amount
-            return amount
-
         at = self.clock.now()
-        _, paid = await self._persist("top_up", body, at, extra=take_chips)
-        self.stacks[seat] = self.stacks.get(seat, 0) + int(paid)
-        self._broadcast([Event("top_up", {"seat": seat, "chips": int(paid)})])
+        known = self._wallets.get(account_id)
+        paid: int | None = None
+        if known is not None and known >= wanted > 0:
+            body: JSON = {"seat": seat, "account": account_id, "chips": wanted}
+            legs = [(source, -wanted), (f"table:{table_id}:seat:{seat}", wanted)]
+            try:
+                await self._persist("top_up", body, at, legs, unread=True)
+            except InsufficientChips:
+                pass
+            else:
+                paid, self._wallets[account_id] = wanted, known - wanted
+        if paid is None:
+            body = {"seat": seat, "account": account_id}
+
+            def take_chips(conn: Connection, seq: int) -> tuple[int, int]:
+                wallet = ledger.balance_on(conn, source)
+                amount = min(wanted, wallet)
+                if amount > 0:
+                    _wallet_to_seat(conn, table_id, seq, source, seat, amount, "top_up")
+                body["chips"] = amount
+                return amount, wallet - amount
+
+            _, (paid, self._wallets[account_id]) = await self._persist(
+                "top_up", body, at, extra=take_chips
+            )
+        self.stacks[seat] = self.stacks.get(seat, 0) + paid
+        self._broadcast([Event("top_up", {"seat": seat, "chips": paid})])
 
     def humans(self) -> int:
         return sum(1 for o in self.seats.values() if not o.bot)

@@ -15,8 +15,13 @@ the same statements on the driver's connection underneath, in the same transacti
 (:func:`rummyhall.store.database.run_steps_on`).
 If a batch fails, each of its jobs is retried in a transaction of its own, so one bad job fails
 alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`) and the others
-land. The tables hear of a commit straight from the database's callback
-(:meth:`rummyhall.store.database.Database.write`), without waiting for this task's turn.
+land. A transfer that spends a wallet nobody read in the transaction (``unread``: a top-up the
+wallet covered when the table last saw it, :meth:`rummyhall.server.table.TableActor._top_up`)
+is the one job a batch can expect to fail, when the wallet was spent elsewhere meanwhile: such
+jobs are retried alone first and the rest of the batch together again, so that the failure
+costs one commit more rather than one per job. The tables hear of a commit straight from the
+database's callback (:meth:`rummyhall.store.database.Database.write`), without waiting for this
+task's turn.
 
 One node of several (issue 21, docs/cluster.md) writes only the tables whose leases it holds,
 and every write of a table carries the lease's fencing token (:attr:`Writer.tokens`): a batch
@@ -78,6 +83,9 @@ class _Job:
     fence: tuple[int, int] | None = None
     """(table, lease token) this job's writes are made under, one node of several; None for a
     single process, and for jobs that write no table (an account, a bot's chips)."""
+    unread: bool = False
+    """Its transfer takes chips from a wallet whose balance was not read in the transaction (a
+    top-up the wallet covered when last seen): the ledger may refuse it, which fails its batch."""
     queued: float = field(default_factory=time.perf_counter)
     """When the job came (``time.perf_counter``)."""
 
@@ -135,11 +143,14 @@ class Writer:
         flows: GameFlows | None = None,
         before: Sequence[LogEntry] = (),
         table: int | None = None,
+        unread: bool = False,
     ) -> Any:
         """Commit a log entry (after the entries ``before`` it, in the same transaction) with
         its transfer and the game it ended (and ``operation`` or ``work``, run first); returns
         the operation's or the work's result. ``table``: the table the operation or the work
-        writes, when there is no entry to tell (fenced like the table's entries)."""
+        writes, when there is no entry to tell (fenced like the table's entries). ``unread``:
+        the transfer spends a balance nobody read in this transaction, and the ledger may refuse
+        it (:class:`~rummyhall.economy.ledger.InsufficientChips` is raised then)."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         entries = (*before, entry) if entry is not None else tuple(before)
         fence = None
@@ -150,7 +161,7 @@ class Writer:
                 if token is None:  # not ours (any more): nothing to try
                     raise StaleLease(owned, 0, 0)
                 fence = (owned, token)
-        job = _Job(done, operation, work, entries, transfer, hand, flows, fence)
+        job = _Job(done, operation, work, entries, transfer, hand, flows, fence, unread)
         if self._task is None:  # not started (tools, tests): commit it now
             if operation is not None:
                 await self._alone(job, self._operation(job))
@@ -189,6 +200,18 @@ class Writer:
                 await self.db.write_steps(steps, done)
         except Exception as error:
             if guards and await self._without_stale(jobs, guards):
+                return
+            unread = [job for job in jobs if job.unread]
+            if unread and len(unread) < len(jobs):
+                # The likely cause: a transfer sent unread that the ledger refused. Those go
+                # alone (a refused one fails with the ledger's precise error) and the others
+                # together again, so that a wallet spent elsewhere costs one more commit, not
+                # one per job of the batch.
+                log.info("a batch of %d failed (%s); its unread transfers alone", len(jobs), error)
+                for job in unread:
+                    if not job.done.done():
+                        await self._alone(job, self.db.write(partial(_write_one, job=job)))
+                await self._commit([job for job in jobs if not job.unread])
                 return
             log.info("a batch of %d failed (%s); committing one by one", len(jobs), error)
             for job in jobs:
