@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck unit bench soak clean lock audit-deps
 
-# setup.py compiles the solver's hot modules in place (mypyc): an edit to one of them rebuilds.
+# setup.py compiles the hot modules in place (mypyc): an edit to one of them rebuilds.
 COMPILED := $(shell sed -n 's/^COMPILED = \[\(.*\)\]$$/\1/p' setup.py | tr -d '",')
 
 $(STAMP): pyproject.toml setup.py $(COMPILED)

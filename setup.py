@@ -1,6 +1,7 @@
-"""Build of Rummy Hall: everything is in pyproject.toml, except the meld solver's hot modules,
-which are compiled with mypyc (it comes with mypy) when the build can (docs/solver.md, "The
-compiled build"). Wherever it cannot, because mypyc, a C compiler or Python's headers are missing
+"""Build of Rummy Hall: everything is in pyproject.toml, except the hot modules (the meld
+solver's, and the rummy engine's and bot's with what they call at every action), which are
+compiled with mypyc (it comes with mypy) when the build can (docs/solver.md, "The compiled
+build"). Wherever it cannot, because mypyc, a C compiler or Python's headers are missing
 or the compile fails, the install goes on with the same modules as pure Python, which stay the
 reference; ``RUMMYHALL_PURE_BUILD=1`` asks for a pure install outright."""
 
@@ -13,10 +14,10 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The modules to compile (rummyhall.melds.native.COMPILED names the same ones; a test checks).
+# The modules to compile (rummyhall.native.COMPILED names the same ones; a test checks).
 # One line: the Makefile reads it with sed (an edit to one of these files redoes the build).
-COMPILED = ["src/rummyhall/melds/kinds.py", "src/rummyhall/melds/suits.py", "src/rummyhall/melds/solver.py", "src/rummyhall/melds/plans.py", "src/rummyhall/melds/hints.py"]
-GROUP = "rummyhall_melds"
+COMPILED = ["src/rummyhall/melds/suits.py", "src/rummyhall/melds/solver.py", "src/rummyhall/melds/plans.py", "src/rummyhall/melds/hints.py", "src/rummyhall/games/rummy/engine.py", "src/rummyhall/games/rummy/bot.py", "src/rummyhall/games/protocol.py", "src/rummyhall/shuffle.py", "src/rummyhall/melds/kinds.py"]
+GROUP = "rummyhall_native"
 """The name of the shared library mypyc puts the compiled modules in."""
 
 
@@ -26,17 +27,17 @@ def _say(message: str) -> None:
 
 def compiled_extensions() -> list[Any]:
     if os.environ.get("RUMMYHALL_PURE_BUILD", "") not in ("", "0"):
-        _say("RUMMYHALL_PURE_BUILD is set: the solver installs as pure Python")
+        _say("RUMMYHALL_PURE_BUILD is set: the compiled modules install as pure Python")
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
-        _say("mypyc is not available: the solver installs as pure Python")
+        _say("mypyc is not available: the compiled modules install as pure Python")
         return []
     try:
         return list(mypycify(COMPILED, opt_level="3", group_name=GROUP))
     except (Exception, SystemExit) as error:  # mypy reports type errors by exiting
-        _say(f"mypyc could not translate the solver ({error!r}): it installs as pure Python")
+        _say(f"mypyc could not translate the modules ({error!r}): they install as pure Python")
         return []
 
 
@@ -51,7 +52,7 @@ class OptionalBuildExt(build_ext):
             for path in self.get_outputs():
                 if os.path.exists(path):
                     os.remove(path)
-            _say(f"compiling the solver failed ({error!r}): it installs as pure Python")
+            _say(f"compiling the modules failed ({error!r}): they install as pure Python")
 
 
 setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

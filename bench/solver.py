@@ -54,8 +54,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rummyhall import native
 from rummyhall.cards import JOKER, Card, shoe
-from rummyhall.melds import arrange, hint, native
+from rummyhall.melds import arrange, hint
 from rummyhall.melds.solver import RESULT_MEMOS
 from rummyhall.melds.suits import SUIT_MEMOS, Budget
 
@@ -251,7 +252,7 @@ def memo_entries(budget: Budget) -> int:
 
 
 def build() -> str:
-    """The build being measured: compiled (mypyc) or pure Python (rummyhall.melds.native)."""
+    """The build being measured: compiled (mypyc) or pure Python (rummyhall.native)."""
     if native.compiled():
         return "compiled (mypyc)"
     why = f"{native.PURE_SWITCH}=1" if native.pure_requested() else "no compiled build installed"

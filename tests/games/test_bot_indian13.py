@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
-import inspect
 import json
 import random
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -236,7 +236,10 @@ def test_idle_when_nothing_is_asked() -> None:
 def test_works_from_views_only() -> None:
     engines = ("games.indian13.engine", "games.rummy.engine", "games.protocol", "RummyGame")
     for module in (bot_module, rummy_bot_module):
-        source = inspect.getsource(module)
+        # The file itself: a compiled module has no source for inspect to find.
+        assert module.__file__ is not None
+        name = module.__name__.rpartition(".")[2]
+        source = Path(module.__file__).with_name(f"{name}.py").read_text(encoding="utf-8")
         for engine in (*engines, "Indian13(", ".apply(", ".census("):
             assert engine not in source, (module.__name__, engine)
     t = table([P, A], "9D", "7H")

@@ -1,4 +1,5 @@
-"""The compiled build of the solver (setup.py, rummyhall.melds.native) against its pure sources.
+"""The compiled build of the solver (setup.py, rummyhall.native) against its pure sources
+(tests/test_native.py checks the switch and the build, and plays whole games both ways).
 
 The compiled modules must give exactly what the pure ones give: the same penalty, declarable,
 kinds, groups, leftover, discard and 2-point groups, down to which physical card lands where, on
@@ -16,7 +17,6 @@ pure.
 
 from __future__ import annotations
 
-import ast
 import functools
 import json
 import os
@@ -28,8 +28,9 @@ from pathlib import Path
 
 import pytest
 
+from rummyhall import native
 from rummyhall.cards import JOKER, Card, shoe
-from rummyhall.melds import Arrangement, Hint, HintGroup, Verdict, arrange, check, hint, native
+from rummyhall.melds import Arrangement, Hint, HintGroup, Verdict, arrange, check, hint
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -161,58 +162,6 @@ def run_pure(code: str) -> str:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     return done.stdout
-
-
-def test_pure_switch_loads_the_sources() -> None:
-    out = run_pure(
-        "import importlib, json\n"
-        "from rummyhall.melds import native\n"
-        "files = [importlib.import_module(m).__file__ for m in native.COMPILED]\n"
-        "print(json.dumps([native.compiled(), files]))\n"
-    )
-    compiled, files = json.loads(out)
-    assert compiled is False
-    assert [Path(f).suffix for f in files] == [".py"] * len(native.COMPILED)
-
-
-def test_setup_compiles_the_modules_native_names() -> None:
-    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    listed = next(
-        node.value
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
-    )
-    paths = ast.literal_eval(listed)
-    names = [p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in paths]
-    assert tuple(names) == native.COMPILED
-
-
-def test_the_build_is_compiled_in_ci() -> None:
-    """CI builds on a machine with a C compiler (.ci/run installs one): the compiled modules
-    must be what the tests exercise there. A pure build elsewhere is allowed, and said."""
-    if os.environ.get("CI") == "true":
-        assert native.compiled(), "CI must test the compiled solver (see setup.py's messages)"
-    elif native.pure_requested():
-        pytest.skip(f"{native.PURE_SWITCH}=1: this process runs the pure modules")
-    elif not native.compiled():
-        pytest.skip("this build is pure Python (no compiler when it was installed)")
-
-
-def test_the_compiled_modules_are_not_older_than_their_sources() -> None:
-    """An editable install compiles in place; a source edited since is not what runs until the
-    build is redone (make does it: the .venv stamp depends on these sources)."""
-    for name in native.COMPILED:
-        module = sys.modules[name]
-        if not native.is_compiled(module):
-            continue
-        assert module.__file__ is not None
-        built = Path(module.__file__)
-        source = built.with_name(name.rpartition(".")[2] + ".py")
-        if source.exists():
-            assert built.stat().st_mtime >= source.stat().st_mtime, (
-                f"{built.name} is older than {source.name}: rebuild (make .venv/.installed)"
-            )
 
 
 @functools.cache

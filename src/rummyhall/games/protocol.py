@@ -22,12 +22,14 @@ Every accepted action is recorded; :func:`replay` rebuilds a game from its recor
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, TypedDict, TypeVar, cast
+from typing import Any, ClassVar, Final, TypeVar, cast
 
 from rummyhall.cards import JOKER_CODE, Card, format_cards, parse_physical
+from rummyhall.games.protocol_views import ResultView
+from rummyhall.native import mypyc_attr
 from rummyhall.shuffle import FairDeal
 
 HOUSE = 0
@@ -39,50 +41,6 @@ View = Mapping[str, Any]
 """What :meth:`Game.view` returns, seen from code that drives any game. Each game narrows it to
 its own ``TypedDict`` (``games/<name>/views.py``: ``Indian13View``, ``PattiView``), which its bot,
 terminal table and text renderer read, so that mypy checks their keys."""
-
-
-class AwaitedView(TypedDict):
-    """An entry of a view's ``awaited``: an :class:`Awaited` as JSON."""
-
-    seat: int
-    kind: str
-    deadline: int | None
-
-
-class PostingView(TypedDict):
-    """A :class:`Posting` as JSON."""
-
-    account: str
-    amount: int
-
-
-class ResultView(TypedDict):
-    """A :class:`Result` as JSON (:meth:`Result.to_json`): a view's ``result``, the ``game_over``
-    event's data. Keys of ``points`` are seat numbers as text; ``detail`` is the game's own."""
-
-    points: dict[str, int]
-    winners: list[int]
-    postings: list[PostingView]
-    detail: dict[str, Any]
-
-
-class TableGroupView(TypedDict):
-    """A group of cards laid open on the table, which every seat sees and, in the games that allow
-    it, every seat may change (Rummy 51's sets and runs: a card laid off, a joker swapped). Any
-    game with open melds shows them as a view's ``table``, a list of these, and names one in its
-    actions by ``id`` (``add 3 7H``, ``swap 3 7H``: docs/records.md).
-
-    ``id`` is the group's number at the table, from 1 in the order groups were laid down; it
-    never changes. ``owner`` is the seat that laid it down, ``kind`` the game's name for it.
-    ``cards`` are in table order (a run low to high). ``stands`` says, card by card, what a joker
-    stands for (None for an ordinary card): names of cards, not cards, so the leak check of
-    :mod:`rummyhall.games.invariants` skips them (:attr:`ViewShape.names`)."""
-
-    id: int
-    owner: int
-    kind: str
-    cards: list[str]
-    stands: list[str | None]
 
 
 class GameError(Exception):
@@ -415,8 +373,15 @@ def same_cards(a: Sequence[Card], b: Sequence[Card]) -> bool:
     )
 
 
-class Game(ABC):
-    """A game in progress (see the module docstring)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Game:
+    """A game in progress (see the module docstring).
+
+    The methods marked abstract are what every game must provide; mypy holds each engine to
+    them. Not an ``ABC``: this class and the rummy engine are compiled (rummyhall.native), and a
+    compiled class with a Python class among its bases (``ABC``) keeps a ``__weakref__`` slot
+    that mypyc's deallocator mishandles once an interpreted subclass (every game's engine) is
+    weakly referenced: the process crashes when the game is freed."""
 
     name: ClassVar[str]
     """The game's id in configs and records; also the name of its folder, ``games/<name>/``."""
@@ -440,6 +405,21 @@ class Game(ABC):
         """Accepted actions as record entries: ``{"seat", "action", "at"}`` (+ ``"deal"``)."""
         self.clock = 0
         """The time of the last accepted action (ms); actions may not go back in time."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Every attribute, for a copy (``copy.deepcopy``: the conformance suite, the broadcast
+        bench) or a pickle. Compiled (rummyhall.native), the attributes this class and the rummy
+        engine declare live in the object's own struct and those an interpreted subclass adds in
+        its ``__dict__``: mypyc's default would carry the former only. Pure, this is Python's."""
+        state = dict(getattr(self, "__dict__", {}))
+        for name in getattr(type(self), "__mypyc_attrs__", ()):
+            if name != "__dict__" and hasattr(self, name):
+                state[name] = getattr(self, name)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     # --- what a game must provide -----------------------------------------------------------
 

@@ -6,8 +6,6 @@
 docs/melds.md defines all three.
 """
 
-# First, before any module it may load pure (RUMMYHALL_PURE=1; see native.py): isort keeps it so.
-from rummyhall.melds import native  # noqa: F401
 from rummyhall.melds.arrangement import Arrangement
 from rummyhall.melds.hints import Hint, HintGroup, Role, ShapeDistance, hint
 from rummyhall.melds.kinds import Group, Kind, Verdict, check, classify

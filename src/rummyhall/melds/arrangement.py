@@ -1,5 +1,5 @@
 """The result of ``arrange``: a plain frozen dataclass, never compiled, so that it is the same
-class whether the solver runs compiled or pure (rummyhall.melds.native)."""
+class whether the solver runs compiled or pure (rummyhall.native)."""
 
 from __future__ import annotations
 

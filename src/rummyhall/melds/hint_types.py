@@ -1,5 +1,5 @@
 """The result of ``hint`` (hints.py): plain frozen dataclasses and an enum, never compiled, so
-that they are the same classes whether hints.py runs compiled or pure (rummyhall.melds.native),
+that they are the same classes whether hints.py runs compiled or pure (rummyhall.native),
 as arrangement.py is for the solver's ``Arrangement``."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ of positions; a wild card may also join the joker pool. A group may miss at most
 card is a run missing two). Everything is keyed by card codes, so the order of a hand does not
 matter.
 
-This module is compiled with mypyc where the build can (setup.py, rummyhall.melds.native); it is
+This module is compiled with mypyc where the build can (setup.py, rummyhall.native); it is
 written for that as much as for CPython: the search's groups and plans are plain classes (native
 classes once compiled, whose fields are read without unpacking a tuple), the unplaced cards and
 the wild ones small ints (bits), sorts order plain ints, and a profile's rules are read once per

@@ -20,7 +20,7 @@ result's ``points``.
 from collections.abc import Mapping
 from typing import Any, Final, NotRequired, TypedDict
 
-from rummyhall.games.protocol import ResultView
+from rummyhall.games.protocol_views import ResultView
 
 
 class DealEvent(TypedDict):

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from rummyhall.games.patti.engine import Patti
 from rummyhall.games.patti.events import ChaalEvent, ExchangeEvent, PackEvent
 from rummyhall.games.patti.rules import PattiConfig
-from rummyhall.games.protocol import JSON, Event, Game, ResultView, data_of
+from rummyhall.games.protocol import JSON, Event, Game, data_of
+from rummyhall.games.protocol_views import ResultView
 from rummyhall.sim import SimReport, Tally, simulate
 
 if TYPE_CHECKING:

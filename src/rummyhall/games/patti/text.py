@@ -22,7 +22,8 @@ from rummyhall.games.patti.events import (
     TimeoutEvent,
 )
 from rummyhall.games.patti.views import PattiView, patti_view
-from rummyhall.games.protocol import Event, Game, Result, ResultView, data_of
+from rummyhall.games.protocol import Event, Game, Result, data_of
+from rummyhall.games.protocol_views import ResultView
 from rummyhall.games.text import GameText
 
 _PAD = " " * 10

@@ -11,7 +11,7 @@ view the conformance playouts produce against these types, key by key). Some key
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
-from rummyhall.games.protocol import AwaitedView, ResultView
+from rummyhall.games.protocol_views import AwaitedView, ResultView
 
 
 class SideshowView(TypedDict):

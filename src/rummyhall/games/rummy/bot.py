@@ -35,7 +35,7 @@ cannot loop.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final, cast
 
@@ -49,7 +49,9 @@ from rummyhall.cards import (
     parse,
 )
 from rummyhall.games.rummy.views import RummySeatView, RummyView
-from rummyhall.melds import Arrangement, Wilds, arrange, get_profile
+from rummyhall.melds import Arrangement, Wilds, get_profile
+from rummyhall.melds import arrange as _arrange
+from rummyhall.native import mypyc_attr
 
 View = Mapping[str, Any]
 """Any game's view, as the ``Bot`` protocol hands it over (the bot reads it as its game's own)."""
@@ -82,6 +84,11 @@ class Style:
     rejoin: bool
     """Buy back into a pool when allowed."""
 
+
+arrange: Callable[..., Arrangement] = _arrange
+"""The solver the bots ask, read from the module at every call: bench/simulate.py and
+bench/instructions.py put a counting or replaying one in its place. (Compiled, a call of the
+imported function itself would go straight to it, past any replacement.)"""
 
 _CARDS: dict[str, Card] = {card.text: card for card in map(from_code, range(JOKER_CODE + 1))}
 """Cards by name: the canonical names a view uses, and any other spelling once parsed."""
@@ -313,6 +320,8 @@ def _groups_text(arr: Arrangement, wild: frozenset[int]) -> str:
     return " | ".join(groups)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RummyBot:
     """A rummy player for one seat (see the module docstring). Deterministic: the same views in
     the same order give the same actions (``seed`` is kept for variety in later versions; this
@@ -348,7 +357,11 @@ class RummyBot:
 
     def act(self, view: View) -> str | None:
         """The next action for the seat whose view this is, or None when it has nothing to do."""
-        return self._act(cast(RummyView, view)) if view.get("game") == self.game else None
+        if view.get("game") != self.game:
+            return None
+        # Compiled, a RummyView is checked to be a dict where it is passed on: another mapping
+        # (a read-only proxy, say) is read as a copy of it.
+        return self._act(cast(RummyView, view if isinstance(view, dict) else dict(view)))
 
     def _act(self, view: RummyView) -> str | None:
         seat = view["viewer"]

@@ -64,7 +64,6 @@ from rummyhall.games.protocol import (
     HOUSE,
     JSON,
     Awaited,
-    AwaitedView,
     BadAction,
     Deal,
     Event,
@@ -80,6 +79,7 @@ from rummyhall.games.protocol import (
     as_dealt,
     refilled,
 )
+from rummyhall.games.protocol_views import AwaitedView
 from rummyhall.games.rummy.events import (
     RUMMY_EVENTS,
     ClosedEmptyEvent,
@@ -105,6 +105,7 @@ from rummyhall.games.rummy.events import (
 from rummyhall.games.rummy.rules import RummyConfig
 from rummyhall.games.rummy.views import DealSummary, RummySeatView, RummyView
 from rummyhall.melds import Verdict, Wilds, check, get_profile
+from rummyhall.native import mypyc_attr
 
 # Phases of the game.
 START: Final = "start"
@@ -253,6 +254,8 @@ def _partition(groups: Sequence[Sequence[Card]], cards: Sequence[Card]) -> list[
     return laid
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RummyGame(Game):
     """A draw-and-discard rummy game (see the module docstring). A game subclasses it with its
     ``name``, its config class (:meth:`create`) and its view type."""
@@ -698,16 +701,9 @@ class RummyGame(Game):
         postings = (Posting(f"seat:{seat}", -fee), Posting("pot", fee)) if fee else ()
         return [Event("rejoin", RejoinEvent(seat=seat, total=player.total), postings=postings)]
 
-    _HANDLERS: ClassVar[dict[str, Callable[[RummyGame, int, str, int], list[Event]]]] = {
-        "draw": _draw,
-        "discard": _discard,
-        "declare": _declare,
-        "drop": _drop,
-        "group": _group,
-        "show": _show,
-        "timeout": _timeout,
-        "rejoin": _rejoin,
-    }
+    _HANDLERS: ClassVar[dict[str, Callable[[RummyGame, int, str, int], list[Event]]]] = {}
+    """The method that applies each verb (filled in below the class: compiled, the class body
+    has no names of its methods to put in it)."""
 
     # --- checks ----------------------------------------------------------------------------
 
@@ -1187,3 +1183,17 @@ class RummyGame(Game):
                 entry["total"] = player.total
             entries.append(entry)
         return entries
+
+
+RummyGame._HANDLERS.update(
+    {
+        "draw": RummyGame._draw,
+        "discard": RummyGame._discard,
+        "declare": RummyGame._declare,
+        "drop": RummyGame._drop,
+        "group": RummyGame._group,
+        "show": RummyGame._show,
+        "timeout": RummyGame._timeout,
+        "rejoin": RummyGame._rejoin,
+    }
+)

@@ -11,7 +11,7 @@ with it, Python 3.11 cannot tell which keys ``NotRequired`` marks.)
 from collections.abc import Mapping
 from typing import Any, Final, NotRequired, TypedDict
 
-from rummyhall.games.protocol import ResultView
+from rummyhall.games.protocol_views import ResultView
 from rummyhall.games.rummy.views import DealSummary
 
 

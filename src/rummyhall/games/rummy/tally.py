@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from rummyhall.games.protocol import JSON, Event, ResultView, data_of
+from rummyhall.games.protocol import JSON, Event, data_of
+from rummyhall.games.protocol_views import ResultView
 from rummyhall.games.rummy.events import DeclarationEvent, DropEvent
 from rummyhall.games.rummy.rules import RummyConfig
 from rummyhall.games.rummy.views import DealSummary

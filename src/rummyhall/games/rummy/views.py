@@ -9,7 +9,7 @@ against these types, key by key: tests/typed_views.py).
 
 from typing import NotRequired, TypedDict
 
-from rummyhall.games.protocol import AwaitedView, ResultView
+from rummyhall.games.protocol_views import AwaitedView, ResultView
 
 
 class TossView(TypedDict):

@@ -37,7 +37,6 @@ from rummyhall.games.protocol import (
     Posting,
     Result,
     Standing,
-    TableGroupView,
     TooEarly,
     TooLate,
     ViewShape,
@@ -45,6 +44,7 @@ from rummyhall.games.protocol import (
     first_of_game,
     refilled,
 )
+from rummyhall.games.protocol_views import TableGroupView
 from rummyhall.games.rummy51.events import (
     RUMMY51_EVENTS,
     AddEvent,

@@ -10,7 +10,7 @@ annotations`` here: with it, Python 3.11 cannot tell which keys ``NotRequired`` 
 from collections.abc import Mapping
 from typing import Any, Final, NotRequired, TypedDict
 
-from rummyhall.games.protocol import ResultView, TableGroupView
+from rummyhall.games.protocol_views import ResultView, TableGroupView
 from rummyhall.games.rummy51.views import PlaceView
 
 

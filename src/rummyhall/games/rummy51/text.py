@@ -10,15 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, cast
 
-from rummyhall.games.protocol import (
-    Event,
-    Game,
-    PostingView,
-    Result,
-    ResultView,
-    TableGroupView,
-    data_of,
-)
+from rummyhall.games.protocol import Event, Game, Result, data_of
+from rummyhall.games.protocol_views import PostingView, ResultView, TableGroupView
 from rummyhall.games.rummy51.events import (
     AddEvent,
     ClosedEmptyEvent,

@@ -6,7 +6,7 @@ terminal table and the text renderer read them, and mypy checks the keys on both
 
 from typing import NotRequired, TypedDict
 
-from rummyhall.games.protocol import AwaitedView, ResultView, TableGroupView
+from rummyhall.games.protocol_views import AwaitedView, ResultView, TableGroupView
 
 
 class Rummy51SeatView(TypedDict):

@@ -1,11 +1,12 @@
-"""Whether the solver's hot modules run compiled, and the switch that keeps them pure.
+"""Whether the hot modules run compiled, and the switch that keeps them pure.
 
 setup.py compiles :data:`COMPILED` with mypyc when the build can (docs/solver.md, "The compiled
-build"); the compiled extension modules sit beside their ``.py`` sources, and an extension module
-wins at import. The sources stay the reference: with ``RUMMYHALL_PURE=1`` in the environment, the
-package installs a finder ahead of Python's own that loads these modules from their ``.py`` files
-(``rummyhall.melds`` imports this module before any of them). The tests run the pure modules beside
-the compiled ones that way, in a subprocess, and bench/solver.py times both.
+build"): the meld solver's modules, and the rummy engine and bot with the modules they call at
+every action. The compiled extension modules sit beside their ``.py`` sources, and an extension
+module wins at import. The sources stay the reference: with ``RUMMYHALL_PURE=1`` in the
+environment, this module installs a finder ahead of Python's own that loads these modules from
+their ``.py`` files (the package ``rummyhall`` imports it before anything else). The tests run the
+pure modules beside the compiled ones that way, in a subprocess, and bench/solver.py times both.
 
 This module itself is never compiled.
 """
@@ -19,7 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 COMPILED: Final = (
     "rummyhall.melds.kinds",
@@ -27,10 +28,27 @@ COMPILED: Final = (
     "rummyhall.melds.solver",
     "rummyhall.melds.plans",
     "rummyhall.melds.hints",
+    "rummyhall.games.rummy.engine",
+    "rummyhall.games.rummy.bot",
+    "rummyhall.games.protocol",
+    "rummyhall.shuffle",
+    "rummyhall.melds.kinds",
 )
 """The modules setup.py compiles (its ``COMPILED`` lists their files)."""
 PURE_SWITCH: Final = "RUMMYHALL_PURE"
 """The environment variable that, set to anything but ``0``, loads :data:`COMPILED` pure."""
+
+
+if TYPE_CHECKING:
+    # The alias re-exports it (mypy --strict), for the compiled modules to import from here.
+    from mypy_extensions import mypyc_attr as mypyc_attr  # noqa: PLC0414
+else:
+
+    def mypyc_attr(*args: Any, **kwargs: Any) -> Any:
+        """mypyc's class options (``allow_interpreted_subclasses``), which only mypyc reads,
+        at compile time: it knows the name as mypy_extensions' through the import above.
+        At run time the decorator does nothing, so that nothing needs mypy_extensions then."""
+        return lambda decorated: decorated
 
 
 def pure_requested() -> bool:
