@@ -179,6 +179,7 @@ _LOWER: tuple[str, ...] = (
     "rummyhall.shuffle",
     "rummyhall.melds",
     "rummyhall.games.protocol",
+    "rummyhall.games.protocol_views",
     "rummyhall.games.invariants",
     "rummyhall.games.text",
 )

@@ -16,7 +16,7 @@ import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Final
+from typing import ClassVar, Final
 
 
 class Suit(IntEnum):
@@ -70,7 +70,7 @@ _SUIT_INPUT: Final = {
 class CardError(ValueError):
     """A card token that is not in the notation. ``token`` is the offending text."""
 
-    code = "invalid_cards"
+    code: ClassVar[str] = "invalid_cards"
 
     def __init__(self, token: str, reason: str) -> None:
         self.token = token
@@ -128,6 +128,11 @@ class Card:
 
     def __str__(self) -> str:
         return self.text
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, Suit | None, int]]:
+        # A copy or a pickle is the same card built again. Compiled (rummyhall.native), the
+        # default would set the frozen fields one by one, which the frozen class refuses.
+        return (Card, (self.rank, self.suit, self.copy))
 
     def __lt__(self, other: Card) -> bool:
         return self.code < other.code

@@ -31,8 +31,8 @@ COMPILED: Final = (
     "rummyhall.games.rummy.engine",
     "rummyhall.games.rummy.bot",
     "rummyhall.games.protocol",
-    "rummyhall.shuffle",
     "rummyhall.melds.kinds",
+    "rummyhall.cards",
 )
 """The modules setup.py compiles (its ``COMPILED`` lists their files)."""
 PURE_SWITCH: Final = "RUMMYHALL_PURE"
