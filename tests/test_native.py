@@ -2,7 +2,7 @@
 of compiled modules, and whole games.
 
 setup.py compiles the meld solver's hot modules and, for the speed of every action, the rummy
-engine and bot with the protocol, the shuffle and the meld checks they call (docs/solver.md, "The
+engine and bot with the protocol, the cards and the meld checks they call (docs/solver.md, "The
 compiled build"). The pure sources stay the reference: ``RUMMYHALL_PURE=1`` loads them instead,
 in a subprocess here (an extension module beside its ``.py`` wins at import otherwise). Every
 game whose code is compiled plays fixed-seed simulations in both, and the full game records (the
@@ -34,7 +34,7 @@ from rummyhall import native, sim
 ROOT = Path(__file__).resolve().parents[1]
 
 # Fixed-seed simulations of every game whose code is compiled (the rummy engine and bot: 13-card
-# Indian Rummy, both profiles, points and pools, and Marriage; the protocol and the shuffle: every
+# Indian Rummy, both profiles, points and pools, and Marriage; the protocol and the cards: every
 # game). Checked runs build every seat's view and census after every action, compiled too.
 RUNS: dict[str, dict[str, Any]] = {
     "indian13 classic points": {"game": "indian13", "deals": 30, "seed": 5, "checks": True},

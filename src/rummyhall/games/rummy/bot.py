@@ -321,7 +321,6 @@ def _groups_text(arr: Arrangement, wild: frozenset[int]) -> str:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-@mypyc_attr(allow_interpreted_subclasses=True)
 class RummyBot:
     """A rummy player for one seat (see the module docstring). Deterministic: the same views in
     the same order give the same actions (``seed`` is kept for variety in later versions; this

@@ -255,7 +255,6 @@ def _partition(groups: Sequence[Sequence[Card]], cards: Sequence[Card]) -> list[
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-@mypyc_attr(allow_interpreted_subclasses=True)
 class RummyGame(Game):
     """A draw-and-discard rummy game (see the module docstring). A game subclasses it with its
     ``name``, its config class (:meth:`create`) and its view type."""
