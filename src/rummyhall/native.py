@@ -23,7 +23,6 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
 COMPILED: Final = (
-    "rummyhall.melds.kinds",
     "rummyhall.melds.suits",
     "rummyhall.melds.solver",
     "rummyhall.melds.plans",
