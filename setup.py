@@ -34,8 +34,13 @@ def compiled_extensions() -> list[Any]:
     except ImportError:
         _say("mypyc is not available: the compiled modules install as pure Python")
         return []
+    # mypy follows every import of the compiled modules, the protocol's too (its replay finds a
+    # game through the catalog, which reaches the store and SQLAlchemy): in the build's isolated
+    # environment, without the project's dependencies, the modules mypyc does not compile are
+    # read silently, or a fresh install would fail to check them and fall back to pure Python.
+    options = ["--follow-imports=silent"]
     try:
-        return list(mypycify(COMPILED, opt_level="3", group_name=GROUP))
+        return list(mypycify([*options, *COMPILED], opt_level="3", group_name=GROUP))
     except (Exception, SystemExit) as error:  # mypy reports type errors by exiting
         _say(f"mypyc could not translate the modules ({error!r}): they install as pure Python")
         return []
