@@ -34,7 +34,9 @@ GOLDEN = Path(__file__).parents[1] / "golden"
 def _emitted_kinds() -> set[str]:
     """The kinds the engine's source builds events of: the first argument of every ``Event(...)``
     call in games/patti/engine.py (all of them are written out as text)."""
-    tree = ast.parse(Path(patti_engine.__file__).read_text())
+    # (the source beside the module: compiled, its file is the extension module)
+    assert patti_engine.__file__ is not None
+    tree = ast.parse(Path(patti_engine.__file__).with_name("engine.py").read_text())
     kinds = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Event":
