@@ -16,7 +16,7 @@ from setuptools.command.build_ext import build_ext
 
 # The modules to compile (rummyhall.native.COMPILED names the same ones; a test checks).
 # One line: the Makefile reads it with sed (an edit to one of these files redoes the build).
-COMPILED = ["src/rummyhall/melds/suits.py", "src/rummyhall/melds/solver.py", "src/rummyhall/melds/plans.py", "src/rummyhall/melds/hints.py", "src/rummyhall/games/rummy/engine.py", "src/rummyhall/games/rummy/bot.py", "src/rummyhall/games/protocol.py", "src/rummyhall/melds/kinds.py", "src/rummyhall/cards.py", "src/rummyhall/games/patti/engine.py"]
+COMPILED = ["src/rummyhall/melds/suits.py", "src/rummyhall/melds/solver.py", "src/rummyhall/melds/plans.py", "src/rummyhall/melds/hints.py", "src/rummyhall/games/rummy/engine.py", "src/rummyhall/games/rummy/bot.py", "src/rummyhall/games/protocol.py", "src/rummyhall/melds/kinds.py", "src/rummyhall/cards.py"]
 GROUP = "rummyhall_native"
 """The name of the shared library mypyc puts the compiled modules in."""
 

@@ -32,7 +32,6 @@ COMPILED: Final = (
     "rummyhall.games.protocol",
     "rummyhall.melds.kinds",
     "rummyhall.cards",
-    "rummyhall.games.patti.engine",
 )
 """The modules setup.py compiles (its ``COMPILED`` lists their files)."""
 PURE_SWITCH: Final = "RUMMYHALL_PURE"
