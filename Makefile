@@ -6,10 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck unit bench soak clean lock audit-deps
 
-# setup.py compiles the hot modules in place (mypyc): an edit to one of them rebuilds.
-COMPILED := $(shell sed -n 's/^COMPILED = \[\(.*\)\]$$/\1/p' setup.py | tr -d '",')
+# setup.py compiles the hot modules in place (mypyc): an edit to one of them, or to the list
+# (native.py, a game folder's __init__.py), rebuilds.
+COMPILED := $(shell $(PYTHON) src/rummyhall/native.py)
 
-$(STAMP): pyproject.toml setup.py $(COMPILED)
+$(STAMP): pyproject.toml setup.py src/rummyhall/native.py $(wildcard src/rummyhall/games/*/__init__.py) $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'

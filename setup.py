@@ -1,22 +1,25 @@
 """Build of Rummy Hall: everything is in pyproject.toml, except the hot modules (the meld
-solver's, and the rummy engine's and bot's with what they call at every action), which are
-compiled with mypyc (it comes with mypy) when the build can (docs/solver.md, "The compiled
-build"). Wherever it cannot, because mypyc, a C compiler or Python's headers are missing
+solver's, what every action calls, and the modules each game's folder names: rummyhall/native.py
+lists them), which are compiled with mypyc (it comes with mypy) when the build can
+(docs/solver.md, "The compiled build"). Wherever it cannot, because mypyc, a C compiler or Python's headers are missing
 or the compile fails, the install goes on with the same modules as pure Python, which stay the
 reference; ``RUMMYHALL_PURE_BUILD=1`` asks for a pure install outright."""
 
 from __future__ import annotations
 
 import os
+import runpy
 import sys
 from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The modules to compile (rummyhall.native.COMPILED names the same ones; a test checks).
-# One line: the Makefile reads it with sed (an edit to one of these files redoes the build).
-COMPILED = ["src/rummyhall/melds/suits.py", "src/rummyhall/melds/solver.py", "src/rummyhall/melds/plans.py", "src/rummyhall/melds/hints.py", "src/rummyhall/games/rummy/engine.py", "src/rummyhall/games/rummy/bot.py", "src/rummyhall/games/protocol.py", "src/rummyhall/melds/kinds.py", "src/rummyhall/cards.py"]
+# The modules to compile: rummyhall/native.py's, the core's and those each game's folder names.
+# It is run as a file (it imports nothing of the project, which is not installed yet).
+HERE = os.path.dirname(os.path.abspath(__file__))
+NATIVE = runpy.run_path(os.path.join(HERE, "src", "rummyhall", "native.py"))
+COMPILED = [os.path.relpath(path) for path in NATIVE["sources"]()]
 GROUP = "rummyhall_native"
 """The name of the shared library mypyc puts the compiled modules in."""
 

@@ -175,6 +175,7 @@ def test_a_plugin_finds_its_web_view_by_its_name_unless_told() -> None:
 # --- each module of a game's folder in its layer (DESIGN.md, "Layers") ------------------------
 
 _LOWER: tuple[str, ...] = (
+    "rummyhall.native",
     "rummyhall.cards",
     "rummyhall.shuffle",
     "rummyhall.melds",

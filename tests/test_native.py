@@ -16,8 +16,8 @@ comparison, pure against pure.
 
 from __future__ import annotations
 
-import ast
 import functools
+import importlib
 import json
 import os
 import subprocess
@@ -108,25 +108,58 @@ def test_pure_switch_loads_the_sources() -> None:
     out = run_pure(
         "import importlib, json\n"
         "from rummyhall import native\n"
-        "files = [importlib.import_module(m).__file__ for m in native.COMPILED]\n"
+        "files = [importlib.import_module(m).__file__ for m in native.modules()]\n"
         "print(json.dumps([native.compiled(), files]))\n"
     )
     compiled, files = json.loads(out)
     assert compiled is False
-    assert [Path(f).suffix for f in files] == [".py"] * len(native.COMPILED)
+    assert [Path(f).suffix for f in files] == [".py"] * len(native.modules())
 
 
-def test_setup_compiles_the_modules_native_names() -> None:
-    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    listed = next(
-        node.value
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
-    )
-    paths = ast.literal_eval(listed)
-    names = [p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in paths]
-    assert tuple(names) == native.COMPILED
+def test_the_build_compiles_the_cores_modules_and_those_the_games_folders_name() -> None:
+    """setup.py and the Makefile run native.py as a file for its list: the core's modules, then
+    what each folder of games/ names in its __init__.py (a game is a plug-in: the core names no
+    game's module)."""
+    printed = subprocess.run(
+        [sys.executable, str(ROOT / "src" / "rummyhall" / "native.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.split()
+    names = [p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in printed]
+    assert tuple(names) == native.modules()
+    assert all((ROOT / path).is_file() for path in printed)
+    assert native.modules()[: len(native.CORE)] == native.CORE
+    games = native.modules()[len(native.CORE) :]
+    assert "rummyhall.games.patti.engine" in games
+    assert "rummyhall.games.rummy.engine" in games
+    assert all(name.startswith("rummyhall.games.") for name in games)
+    # Each folder's list is its package's COMPILED, the same that native.py read from its source.
+    for name in {name.rpartition(".")[0] for name in games}:
+        package = importlib.import_module(name)
+        stems = tuple(n.rpartition(".")[2] for n in games if n.rpartition(".")[0] == name)
+        assert stems == package.COMPILED
+
+
+def test_a_new_games_folder_adds_what_it_names_and_a_wrong_list_is_refused(tmp_path: Path) -> None:
+    package = tmp_path / "rummyhall"
+    (package / "games" / "newgame").mkdir(parents=True)
+    (package / "games" / "plain").mkdir()
+    (package / "games" / "plain" / "__init__.py").write_text('"""No compiled module."""\n')
+    init = package / "games" / "newgame" / "__init__.py"
+    (init.parent / "engine.py").write_text("")
+    init.write_text('"""A game."""\n\nCOMPILED: tuple[str, ...] = ("engine",)\n')
+    assert native.modules(package) == (*native.CORE, "rummyhall.games.newgame.engine")
+    assert native.sources(package)[-1] == init.parent / "engine.py"
+    for wrong, said in [
+        ('COMPILED = ("engine", "hands")\n', "no such module: hands"),
+        ('COMPILED = "engine"\n', "must be a tuple"),
+        ("COMPILED = tuple(['engine'])\n", "malformed"),
+    ]:
+        init.write_text(wrong)
+        with pytest.raises(ValueError, match=said):
+            native.folder_modules(init)
 
 
 def test_the_build_is_compiled_in_ci() -> None:
@@ -143,8 +176,8 @@ def test_the_build_is_compiled_in_ci() -> None:
 def test_the_compiled_modules_are_not_older_than_their_sources() -> None:
     """An editable install compiles in place; a source edited since is not what runs until the
     build is redone (make does it: the .venv stamp depends on these sources)."""
-    for name in native.COMPILED:
-        module = sys.modules[name]
+    for name in native.modules():
+        module = importlib.import_module(name)
         if not native.is_compiled(module):
             continue
         assert module.__file__ is not None

@@ -80,6 +80,7 @@ from rummyhall.games.protocol import (
     ViewShape,
     first_of_game,
 )
+from rummyhall.native import mypyc_attr
 
 # Phases of a game.
 START: Final = "start"
@@ -131,6 +132,7 @@ def _display(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda card: (-(14 if card.rank == 1 else card.rank), card.code))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Patti(Game):
     """A game of Rummy Patti (see the module docstring)."""
 
@@ -494,16 +496,9 @@ class Patti(Game):
         self._end_move(seat, at, events)
         return events
 
-    _HANDLERS: ClassVar[dict[str, Callable[[Patti, int, str, int], list[Event]]]] = {
-        "chaal": _chaal,
-        "exchange": _exchange,
-        "sideshow": _sideshow,
-        "accept": _accept,
-        "refuse": _refuse,
-        "show": _show,
-        "pack": _pack,
-        "timeout": _timeout,
-    }
+    _HANDLERS: ClassVar[dict[str, Callable[[Patti, int, str, int], list[Event]]]] = {}
+    """By verb: filled below the class (a class body compiled by mypyc has no names of its
+    methods)."""
 
     # --- checks ----------------------------------------------------------------------------
 
@@ -810,3 +805,17 @@ class Patti(Game):
             "shown": None if shown is None else _text(shown),
             "class": None if shown is None else class_name(strength(shown)),
         }
+
+
+Patti._HANDLERS.update(
+    {
+        "chaal": Patti._chaal,
+        "exchange": Patti._exchange,
+        "sideshow": Patti._sideshow,
+        "accept": Patti._accept,
+        "refuse": Patti._refuse,
+        "show": Patti._show,
+        "pack": Patti._pack,
+        "timeout": Patti._timeout,
+    }
+)
