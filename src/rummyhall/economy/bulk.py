@@ -26,8 +26,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam
 
 from rummyhall.economy.ledger import _legs
-from rummyhall.store.bulk import Step, by_dialect, run_steps, sqlite_value
-from rummyhall.store.database import json_text
+from rummyhall.store.bulk import Document, Step, by_dialect, json_text, run_steps, sqlite_value
 from rummyhall.store.models import UTCDateTime, utcnow
 
 
@@ -119,17 +118,19 @@ def transfer_steps(transfers: Sequence[Transfer]) -> list[Step]:
     stamp = sqlite_value(now)
     steps = [
         Step(
-            _TRANSACTIONS, {"rows": json_text(memos), "now": now},
-            each=[(key, kind, None if memo is None else json_text(memo), stamp)
+            _TRANSACTIONS, {"rows": Document(memos), "now": now},
+            each=lambda: [(key, kind, None if memo is None else json_text(memo), stamp)
                   for key, kind, memo in memos],
         ),
-        Step(_ACCOUNTS, {"rows": json_text(names)}, each=[(name,) for name in names]),
+        Step(_ACCOUNTS, {"rows": Document(names)}, each=lambda: [(name,) for name in names]),
     ]  # fmt: skip
     changes = [(name, net[name]) for name in names if net[name]]
     if changes:
-        steps.append(Step(_BALANCES, {"rows": json_text(changes)}, each=changes))
+        steps.append(Step(_BALANCES, {"rows": Document(changes)}, each=lambda: changes))
     # Every posting finds its transaction, or the batch fails.
-    steps.append(Step(_POSTINGS, {"rows": json_text(postings)}, rows=len(postings), each=postings))
+    steps.append(
+        Step(_POSTINGS, {"rows": Document(postings)}, rows=len(postings), each=lambda: postings)
+    )
     return steps
 
 

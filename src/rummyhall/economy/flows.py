@@ -42,8 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from rummyhall.economy.ledger import CHIPS
-from rummyhall.store.bulk import Step, by_dialect, sqlite_value
-from rummyhall.store.database import json_text
+from rummyhall.store.bulk import Document, Step, by_dialect, sqlite_value
 from rummyhall.store.models import (
     AccountModel,
     ChipFlowModel,
@@ -190,8 +189,8 @@ def flow_steps(games: Sequence[GameFlows], at: datetime | None = None) -> list[S
     stamp = sqlite_value(now)
     return [
         Step(
-            _INSERT_FLOWS, {"rows": json_text(rows), "now": now}, len(rows),
-            each=[(*row, stamp) for row in rows],
+            _INSERT_FLOWS, {"rows": Document(rows), "now": now}, len(rows),
+            each=lambda: [(*row, stamp) for row in rows],
         )
     ]  # fmt: skip
 

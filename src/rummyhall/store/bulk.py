@@ -1,7 +1,7 @@
 """Bulk statements: many rows in one statement that takes them as a single JSON document.
 
 The database unpacks the document (SQLite's ``json_each``, PostgreSQL's ``json_array_elements``;
-it is written with :func:`rummyhall.store.database.json_text`), so the statement's text is the
+it is written with :func:`json_text`), so the statement's text is the
 same for any number of rows: it is compiled once, there is one parameter to bind instead of one
 per value, and the statement runs in one step. The table writer's batches are made of such
 statements (:func:`rummyhall.store.tables.log_steps`,
@@ -17,21 +17,43 @@ Straight on SQLite's driver a step whose statement has a plain form for one row
 (:attr:`Bulk.sqlite_each`) runs that with ``executemany`` over its rows (:attr:`Step.each`)
 instead (:func:`run_on_sqlite`): sqlite3 binds each row in C, where unpacking a JSON document
 in SQL cost more (bench/commit.py: about 12% of the CPU of a commit of one action, about 30% of
-a batch of fifty). Both forms write the same rows.
+a batch of fifty). Both forms write the same rows. A step's document is a :class:`Document`,
+encoded only by the road that sends it, and a step's rows are made only by the road that runs
+them (:attr:`Step.each`): the batch's log bodies were encoded twice at every commit.
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import BindParameter, Connection, TextClause, text
 
 _NAME = re.compile(r"(?<!:):([a-z_]+)")
+
+
+def json_text(value: Any) -> str:
+    """How JSON columns and documents are written (orjson: several times faster than the
+    standard library)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A statement's parameter that is one JSON document of rows (:func:`json_text` of
+    ``value``), encoded when a statement binds it (:func:`bound`), not when the step is made."""
+
+    value: Any
+
+
+def bound(value: Any) -> Any:
+    """A step's value as a statement binds it: a :class:`Document` as its JSON text."""
+    return json_text(value.value) if isinstance(value, Document) else value
 
 
 @dataclass(frozen=True)
@@ -51,8 +73,8 @@ class Bulk:
     statement has no such form)."""
 
     def values_in_order(self, values: Mapping[str, Any]) -> list[Any]:
-        """``values`` as the PostgreSQL text's ``$1, $2, ...``."""
-        return [values[name] for name in self.names]
+        """``values`` as the PostgreSQL text's ``$1, $2, ...`` (documents encoded)."""
+        return [bound(values[name]) for name in self.names]
 
 
 def by_dialect(
@@ -90,9 +112,10 @@ class Step:
     statement: Bulk
     values: Mapping[str, Any]
     rows: int | None = None
-    each: Sequence[tuple[Any, ...]] | None = None
-    """The same rows for :attr:`Bulk.sqlite_each`, one tuple a row, as the SQLite driver takes
-    them (JSON as text, timestamps as SQLAlchemy stores them); None: the step has none."""
+    each: Callable[[], Sequence[tuple[Any, ...]]] | None = None
+    """Makes the same rows for :attr:`Bulk.sqlite_each`, one tuple a row, as the SQLite driver
+    takes them (JSON as text, timestamps as SQLAlchemy stores them), when that road runs the
+    step (no other road pays for their JSON); None: the step has none."""
 
 
 class BulkError(Exception):
@@ -102,7 +125,8 @@ class BulkError(Exception):
 def run_steps(conn: Connection, steps: Sequence[Step]) -> None:
     """Run ``steps`` in order on a SQLAlchemy connection (in the caller's transaction)."""
     for step in steps:
-        result = conn.execute(step.statement.clauses[conn.dialect.name], dict(step.values))
+        values = {name: bound(value) for name, value in step.values.items()}
+        result = conn.execute(step.statement.clauses[conn.dialect.name], values)
         check_rows(step, result.rowcount)
 
 
@@ -111,9 +135,9 @@ def run_on_sqlite(raw: sqlite3.Connection, step: Step) -> None:
     form for each row if it has one, else its JSON-document statement."""
     each = step.statement.sqlite_each
     if each is not None and step.each is not None:
-        written = raw.executemany(each, step.each).rowcount
+        written = raw.executemany(each, step.each()).rowcount
     else:
-        values = {name: sqlite_value(value) for name, value in step.values.items()}
+        values = {name: sqlite_value(bound(value)) for name, value in step.values.items()}
         written = raw.execute(step.statement.sqlite, values).rowcount
     check_rows(step, written)
 

@@ -58,18 +58,19 @@ from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.util import await_
 
-from rummyhall.store.bulk import BulkError, Step, check_rows, run_on_sqlite, run_steps
+from rummyhall.store.bulk import (
+    BulkError,
+    Step,
+    check_rows,
+    json_text,
+    run_on_sqlite,
+    run_steps,
+)
 from rummyhall.store.checkpoints import NO_AUTOCHECKPOINT, Checkpointer
 from rummyhall.store.commit_thread import CommitThread, settle
 
 DEFAULT_DATA_DIR = Path(os.environ.get("RUMMYHALL_DATA", "data"))
 """Where ``rummyhall serve`` and ``rummyhall audit`` find the SQLite file unless told otherwise."""
-
-
-def json_text(value: Any) -> str:
-    """How JSON columns are written (orjson: several times faster than the standard library);
-    bulk statements that pass their rows as one JSON document use it too."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 _T = TypeVar("_T")

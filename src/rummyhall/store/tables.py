@@ -20,8 +20,7 @@ from sqlalchemy import Connection, bindparam, exists, func, insert, select, upda
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.store.bulk import Step, by_dialect, run_steps, sqlite_value
-from rummyhall.store.database import json_text
+from rummyhall.store.bulk import Document, Step, by_dialect, json_text, run_steps, sqlite_value
 from rummyhall.store.models import (
     GameTableModel,
     HandModel,
@@ -296,8 +295,13 @@ def log_steps(entries: Iterable[LogEntry]) -> list[Step]:
     rows = [(e.table_id, e.seq, e.kind, e.body, e.at) for e in entries]
     if not rows:
         return []
-    each = [(table_id, seq, kind, json_text(body), at) for table_id, seq, kind, body, at in rows]
-    return [Step(_INSERT_LOGS, {"rows": json_text(rows)}, each=each)]
+
+    def each() -> list[tuple[Any, ...]]:
+        return [
+            (table_id, seq, kind, json_text(body), at) for table_id, seq, kind, body, at in rows
+        ]
+
+    return [Step(_INSERT_LOGS, {"rows": Document(rows)}, each=each)]
 
 
 def write_logs(conn: Connection, entries: Iterable[LogEntry]) -> None:
@@ -384,15 +388,20 @@ def hand_steps(hands: Sequence[FinishedHand], finished_at: datetime | None = Non
     stamp = sqlite_value(now)
     steps = [
         Step(
-            _INSERT_HANDS, {"rows": json_text(rows), "now": now}, len(rows),
-            each=[(table_id, seq, game, start, json_text(record), stamp)
+            _INSERT_HANDS, {"rows": Document(rows), "now": now}, len(rows),
+            each=lambda: [(table_id, seq, game, start, json_text(record), stamp)
                   for table_id, seq, game, start, record in rows],
         )
     ]  # fmt: skip
     if players:
         # Every player finds their hand by (table, seq), or the batch fails.
         steps.append(
-            Step(_INSERT_HAND_PLAYERS, {"rows": json_text(players)}, len(players), each=players)
+            Step(
+                _INSERT_HAND_PLAYERS,
+                {"rows": Document(players)},
+                len(players),
+                each=lambda: players,
+            )
         )
     return steps
 
