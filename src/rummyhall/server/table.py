@@ -159,6 +159,9 @@ class TableActor:
         """Told (account, table, seated) whenever someone sits down or stands up (the hub's
         index of who sits where)."""
         self.seats: dict[int, Occupant] = {}
+        self._seat_of: dict[int, int] = {}
+        """Account -> its seat: :attr:`seats` the other way round, kept by :meth:`_enter` (every
+        message, action and watcher asks it)."""
         self.stacks: dict[int, int] = {}
         self.pot = 0
         self.game: Game | None = None
@@ -412,6 +415,7 @@ class TableActor:
         async with self.writer.db.transaction() as session:
             await fresh.restore(session)
         self.seats, self.stacks, self.pot = fresh.seats, fresh.stacks, fresh.pot
+        self._seat_of = fresh._seat_of
         self.game, self.game_no, self.seq = fresh.game, fresh.game_no, fresh.seq
         self.started_seq = fresh.started_seq
         self.nets = fresh.nets
@@ -444,6 +448,7 @@ class TableActor:
             occupant = Occupant(int(body["account"]), str(body["name"]), bool(body["bot"]))
             occupant.auto_rebuy = bool(body.get("auto_rebuy", False))
             self.seats[seat] = occupant
+            self._seat_of[occupant.account_id] = seat
             if not occupant.bot and not self._present.get(occupant.account_id):
                 self._away[seat] = at
             if self.on_seat is not None:
@@ -455,8 +460,10 @@ class TableActor:
         elif kind == "leave":
             gone = self.seats.pop(int(body["seat"]), None)
             self._away.pop(int(body["seat"]), None)
-            if gone is not None and self.on_seat is not None:
-                self.on_seat(gone.account_id, self.id, False)
+            if gone is not None:
+                self._seat_of.pop(gone.account_id, None)
+                if self.on_seat is not None:
+                    self.on_seat(gone.account_id, self.id, False)
         elif kind == "start":
             self.started_seq = self.seq
             self.game_no = int(body["game_no"])
@@ -529,10 +536,7 @@ class TableActor:
         )
 
     def seat_of(self, account_id: int) -> int | None:
-        for seat, occupant in self.seats.items():
-            if occupant.account_id == account_id:
-                return seat
-        return None
+        return self._seat_of.get(account_id)
 
     def _in_game(self, seat: int) -> bool:
         return self.game is not None and not self.game.over and seat <= self.game.seats
