@@ -1,11 +1,19 @@
-"""Prometheus metrics of one server (a registry per app, so that tests can run several)."""
+"""Prometheus metrics of one server (a registry per app, so that tests can run several).
+
+The figures of every action (actions, their time, the table writer's commits and waits, the
+messages sent) are plain numbers that only the event loop's thread updates (:class:`Tally`,
+:class:`Times`), turned into metric families when /metrics is read: prometheus_client's own
+take a lock, and a few Python calls, at each update, about ten times an action.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import gc
 import time
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeVar
 
 from prometheus_client import (
     CollectorRegistry,
@@ -15,6 +23,9 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 
 TIMES = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 """The buckets (seconds) of the histograms of the time things take in the room: an action,
@@ -24,9 +35,70 @@ LAG_PROBE_S = 0.1
 """How often the event loop's lag is sampled (:meth:`Metrics.watch_loop`)."""
 
 
+class Tally:
+    """A counter the event loop's thread alone adds to (exported by :class:`LoopMetrics`)."""
+
+    def __init__(self, name: str, documentation: str) -> None:
+        self.name, self.documentation = name, documentation
+        self.value = 0.0
+
+    def inc(self, amount: float = 1.0) -> None:
+        self.value += amount
+
+    def family(self) -> Metric:
+        return CounterMetricFamily(self.name, self.documentation, value=self.value)
+
+
+class Times:
+    """A histogram the event loop's thread alone adds to (exported by :class:`LoopMetrics`),
+    with the buckets and samples of prometheus_client's."""
+
+    def __init__(self, name: str, documentation: str, buckets: Sequence[float]) -> None:
+        self.name, self.documentation = name, documentation
+        self.bounds = tuple(buckets)
+        self.counts = [0] * (len(self.bounds) + 1)  # the last: above every bound (+Inf)
+        self.sum = 0.0
+
+    def observe(self, seconds: float) -> None:
+        # A value on a bound counts in that bound's bucket (le: less than or equal).
+        self.counts[bisect.bisect_left(self.bounds, seconds)] += 1
+        self.sum += seconds
+
+    def family(self) -> Metric:
+        buckets, total = [], 0
+        labels = (*map(floatToGoString, self.bounds), "+Inf")
+        for bound, count in zip(labels, self.counts, strict=True):
+            total += count
+            buckets.append((bound, float(total)))
+        family = HistogramMetricFamily(self.name, self.documentation)
+        family.add_metric([], buckets, self.sum)
+        return family
+
+
+_M = TypeVar("_M", "Tally", "Times")
+
+
+class LoopMetrics(Collector):
+    """The :class:`Tally` and :class:`Times` of one server, as metric families at each scrape
+    (read in the event loop's thread too: /metrics is served there)."""
+
+    def __init__(self) -> None:
+        self.metrics: list[Tally | Times] = []
+
+    def add(self, metric: _M) -> _M:
+        self.metrics.append(metric)
+        return metric
+
+    def collect(self) -> Iterator[Metric]:
+        for metric in self.metrics:
+            yield metric.family()
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        loop = LoopMetrics()
+        self.registry.register(loop)
         # The process's CPU seconds, memory and open files (process_*), read with the counters
         # below in one scrape: CPU per action over exactly the same span as the actions.
         ProcessCollector(registry=self.registry)
@@ -36,37 +108,39 @@ class Metrics:
         self.connections = Gauge(
             "rummyhall_connections", "Open WebSocket connections", registry=self.registry
         )
-        self.actions = Counter(
-            "rummyhall_actions", "Game actions accepted (players, bots, timeouts, deals)",
-            registry=self.registry,
-        )  # fmt: skip
-        self.latency = Histogram(
-            "rummyhall_action_seconds",
-            "From an action's arrival at its table to its commit and broadcast",
-            buckets=TIMES,
-            registry=self.registry,
+        self.actions = loop.add(
+            Tally("rummyhall_actions", "Game actions accepted (players, bots, timeouts, deals)")
+        )
+        self.latency = loop.add(
+            Times(
+                "rummyhall_action_seconds",
+                "From an action's arrival at its table to its commit and broadcast",
+                TIMES,
+            )
         )
         # The table writer (server/writer.py): an action's wait for its durable commit is most of
         # the time above; its batches say how many actions share a commit.
-        self.writer_commits = Counter(
-            "rummyhall_writer_commits", "Transactions the table writer committed",
-            registry=self.registry,
-        )  # fmt: skip
-        self.writer_jobs = Counter(
-            "rummyhall_writer_jobs", "Jobs (a table's log entries, a buy-in...) those committed",
-            registry=self.registry,
-        )  # fmt: skip
-        self.writer_wait = Histogram(
-            "rummyhall_writer_wait_seconds",
-            "From a job's arrival at the table writer to its commit",
-            buckets=TIMES,
-            registry=self.registry,
+        self.writer_commits = loop.add(
+            Tally("rummyhall_writer_commits", "Transactions the table writer committed")
         )
-        self.sqlite_commit = Histogram(
-            "rummyhall_sqlite_commit_seconds",
-            "The COMMIT of the table writer's transactions on SQLite (the disk's sync, mostly)",
-            buckets=TIMES,
-            registry=self.registry,
+        self.writer_jobs = loop.add(
+            Tally(
+                "rummyhall_writer_jobs", "Jobs (a table's log entries, a buy-in...) those committed"
+            )
+        )
+        self.writer_wait = loop.add(
+            Times(
+                "rummyhall_writer_wait_seconds",
+                "From a job's arrival at the table writer to its commit",
+                TIMES,
+            )
+        )
+        self.sqlite_commit = loop.add(
+            Times(
+                "rummyhall_sqlite_commit_seconds",
+                "The COMMIT of the table writer's transactions on SQLite (the disk's sync, mostly)",
+                TIMES,
+            )
         )
         # Everything of one process shares its event loop: how late it runs a timer says whether
         # it has more work than it can do (a lag of tens of ms delays every table).
@@ -77,9 +151,7 @@ class Metrics:
             registry=self.registry,
         )
         self._lag_timer: asyncio.TimerHandle | None = None
-        self.messages = Counter(
-            "rummyhall_messages_sent", "Messages queued to connections", registry=self.registry
-        )
+        self.messages = loop.add(Tally("rummyhall_messages_sent", "Messages queued to connections"))
         self.errors = Counter(
             "rummyhall_errors", "Errors sent to clients, by code", ["code"], registry=self.registry
         )
