@@ -6,7 +6,7 @@ import random
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
-from rummyhall.server.metrics import TIMES, LoopMetrics, Metrics, Tally, Times
+from rummyhall.server.metrics import TIMES, LoopMetrics, Metrics
 
 
 def _samples(text: str, prefix: str) -> dict[str, str]:
@@ -27,8 +27,8 @@ def test_a_histogram_and_a_counter_of_the_loop_expose_what_prometheus_clients_wo
     ours.register(loop)
     histogram = Histogram("t_seconds", "doc", buckets=TIMES, registry=theirs)
     counter = Counter("t_things", "doc", registry=theirs)
-    times = loop.add(Times("t_seconds", "doc", TIMES))
-    tally = loop.add(Tally("t_things", "doc"))
+    times = loop.histogram("t_seconds", "doc", TIMES)
+    tally = loop.counter("t_things", "doc")
     for value in values:
         histogram.observe(value)
         times.observe(value)

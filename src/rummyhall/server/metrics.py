@@ -1,9 +1,10 @@
 """Prometheus metrics of one server (a registry per app, so that tests can run several).
 
 The figures of every action (actions, their time, the table writer's commits and waits, the
-messages sent) are plain numbers that only the event loop's thread updates (:class:`Tally`,
-:class:`Times`), turned into metric families when /metrics is read: prometheus_client's own
-take a lock, and a few Python calls, at each update, about ten times an action.
+messages sent) are plain numbers that only the event loop's thread updates
+(:class:`LoopCounter`, :class:`LoopHistogram`), turned into metric families when /metrics is
+read: prometheus_client's own take a lock, and a few Python calls, at each update, about ten
+times an action.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import bisect
 import gc
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from prometheus_client import (
     CollectorRegistry,
@@ -35,7 +36,7 @@ LAG_PROBE_S = 0.1
 """How often the event loop's lag is sampled (:meth:`Metrics.watch_loop`)."""
 
 
-class Tally:
+class LoopCounter:
     """A counter the event loop's thread alone adds to (exported by :class:`LoopMetrics`)."""
 
     def __init__(self, name: str, documentation: str) -> None:
@@ -49,7 +50,7 @@ class Tally:
         return CounterMetricFamily(self.name, self.documentation, value=self.value)
 
 
-class Times:
+class LoopHistogram:
     """A histogram the event loop's thread alone adds to (exported by :class:`LoopMetrics`),
     with the buckets and samples of prometheus_client's."""
 
@@ -75,19 +76,26 @@ class Times:
         return family
 
 
-_M = TypeVar("_M", "Tally", "Times")
-
-
 class LoopMetrics(Collector):
-    """The :class:`Tally` and :class:`Times` of one server, as metric families at each scrape
-    (read in the event loop's thread too: /metrics is served there)."""
+    """The :class:`LoopCounter` and :class:`LoopHistogram` of one server, as metric families at
+    each scrape (read in the event loop's thread too: /metrics is served there)."""
 
     def __init__(self) -> None:
-        self.metrics: list[Tally | Times] = []
+        self.metrics: list[LoopCounter | LoopHistogram] = []
 
-    def add(self, metric: _M) -> _M:
-        self.metrics.append(metric)
-        return metric
+    def counter(self, name: str, documentation: str) -> LoopCounter:
+        """A new counter, exported from now on."""
+        counter = LoopCounter(name, documentation)
+        self.metrics.append(counter)
+        return counter
+
+    def histogram(
+        self, name: str, documentation: str, buckets: Sequence[float] = TIMES
+    ) -> LoopHistogram:
+        """A new histogram, exported from now on."""
+        histogram = LoopHistogram(name, documentation, buckets)
+        self.metrics.append(histogram)
+        return histogram
 
     def collect(self) -> Iterator[Metric]:
         for metric in self.metrics:
@@ -108,39 +116,28 @@ class Metrics:
         self.connections = Gauge(
             "rummyhall_connections", "Open WebSocket connections", registry=self.registry
         )
-        self.actions = loop.add(
-            Tally("rummyhall_actions", "Game actions accepted (players, bots, timeouts, deals)")
+        self.actions = loop.counter(
+            "rummyhall_actions", "Game actions accepted (players, bots, timeouts, deals)"
         )
-        self.latency = loop.add(
-            Times(
-                "rummyhall_action_seconds",
-                "From an action's arrival at its table to its commit and broadcast",
-                TIMES,
-            )
+        self.latency = loop.histogram(
+            "rummyhall_action_seconds",
+            "From an action's arrival at its table to its commit and broadcast",
         )
         # The table writer (server/writer.py): an action's wait for its durable commit is most of
         # the time above; its batches say how many actions share a commit.
-        self.writer_commits = loop.add(
-            Tally("rummyhall_writer_commits", "Transactions the table writer committed")
+        self.writer_commits = loop.counter(
+            "rummyhall_writer_commits", "Transactions the table writer committed"
         )
-        self.writer_jobs = loop.add(
-            Tally(
-                "rummyhall_writer_jobs", "Jobs (a table's log entries, a buy-in...) those committed"
-            )
+        self.writer_jobs = loop.counter(
+            "rummyhall_writer_jobs", "Jobs (a table's log entries, a buy-in...) those committed"
         )
-        self.writer_wait = loop.add(
-            Times(
-                "rummyhall_writer_wait_seconds",
-                "From a job's arrival at the table writer to its commit",
-                TIMES,
-            )
+        self.writer_wait = loop.histogram(
+            "rummyhall_writer_wait_seconds",
+            "From a job's arrival at the table writer to its commit",
         )
-        self.sqlite_commit = loop.add(
-            Times(
-                "rummyhall_sqlite_commit_seconds",
-                "The COMMIT of the table writer's transactions on SQLite (the disk's sync, mostly)",
-                TIMES,
-            )
+        self.sqlite_commit = loop.histogram(
+            "rummyhall_sqlite_commit_seconds",
+            "The COMMIT of the table writer's transactions on SQLite (the disk's sync, mostly)",
         )
         # Everything of one process shares its event loop: how late it runs a timer says whether
         # it has more work than it can do (a lag of tens of ms delays every table).
@@ -151,7 +148,7 @@ class Metrics:
             registry=self.registry,
         )
         self._lag_timer: asyncio.TimerHandle | None = None
-        self.messages = loop.add(Tally("rummyhall_messages_sent", "Messages queued to connections"))
+        self.messages = loop.counter("rummyhall_messages_sent", "Messages queued to connections")
         self.errors = Counter(
             "rummyhall_errors", "Errors sent to clients, by code", ["code"], registry=self.registry
         )
