@@ -1,9 +1,10 @@
 """Build of Rummy Hall: everything is in pyproject.toml, except the hot modules (the meld
 solver's, what every action calls, and the modules each game's folder names: rummyhall/native.py
 lists them), which are compiled with mypyc (it comes with mypy) when the build can
-(docs/solver.md, "The compiled build"). Wherever it cannot, because mypyc, a C compiler or Python's headers are missing
-or the compile fails, the install goes on with the same modules as pure Python, which stay the
-reference; ``RUMMYHALL_PURE_BUILD=1`` asks for a pure install outright."""
+(docs/solver.md, "The compiled build"). Wherever it cannot, because mypyc, a C compiler or
+Python's headers are missing or the compile fails, the install goes on with the same modules as
+pure Python, which stay the reference; ``RUMMYHALL_PURE_BUILD=1`` asks for a pure install
+outright."""
 
 from __future__ import annotations
 
