@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from ladder_kit import SEEDED_GAME, fits_the_phone, lose_chips, me, record_games, register
 from playwright.sync_api import Page, expect
 
@@ -26,6 +27,14 @@ from rummyhall.economy.wallets import STARTING_GOLD
 from rummyhall.games.protocol import Standing
 
 ROOM = "indian13-classic-points-1-2p"  # a Desert room of real chips (x1.0), two seats
+
+
+@pytest.fixture(scope="module")
+def server_args() -> list[str]:
+    # One game a table: the level-up test counts on exactly one finished game (a bot may drop
+    # at its first turn, and with no pause the next game would start and end before the
+    # player's leave lands, each worth clover).
+    return ["--bot-wait", "0", "--bot-think-ms", "50", "--next-game-ms", "3600000"]
 
 
 # ---- the profile and the daily bonus ------------------------------------------------------
@@ -332,18 +341,21 @@ def test_a_game_that_lifts_your_level_is_celebrated_at_the_table(
     page.get_by_test_id("nav-lobby").click()
     page.get_by_test_id(f"quick-seat-{ROOM}").click()
     expect(page.get_by_test_id("table")).to_be_visible()
-    wait_until(
-        page,
-        lambda: (
-            (m := page.evaluate("window.rummyhall.lastTableMessage"))
-            and m["you"] is not None
-            and m["info"]["playing"]
-        ),
-        "a game with you in it",
-    )
-    # Give the game up (a drop): the bot wins it, and your place still earns clover.
-    page.get_by_test_id("leave").click()
-    page.get_by_test_id("confirm-yes").click()
+
+    # The table plays one game (server_args). Either the bot gives it up at its first turn, or
+    # your turn comes, when nothing else can end the game before your leave does.
+    def your_turn_or_over() -> Any:
+        m = page.evaluate("window.rummyhall.lastTableMessage")
+        if not m or m["you"] is None or m["info"]["game_no"] != 1:
+            return None
+        if not m["info"]["playing"]:
+            return "over"
+        return "your turn" if "drop" in (m.get("legal") or []) else None
+
+    if wait_until(page, your_turn_or_over, "your turn in the game, or its end") == "your turn":
+        # Give the game up (a drop): the bot wins it, and your place still earns clover.
+        page.get_by_test_id("leave").click()
+        page.get_by_test_id("confirm-yes").click()
     card = page.get_by_test_id("levelup")
     expect(card).to_be_visible(timeout=30_000)
     expect(card).to_have_attribute("data-level", "3")

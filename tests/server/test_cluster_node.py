@@ -8,6 +8,7 @@ with a deadline."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -209,3 +210,75 @@ async def test_tables_whose_node_died_as_it_opened_them_are_closed(
         node.claim = claim
         # (and the node runs no closed table: only the one it opened and played)
         assert set(a.app.state.hub.tables) == {running_table}
+
+
+async def test_a_player_asking_for_a_table_this_node_is_taking_over_waits_for_it(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Between taking a table's lease and starting its actor, a node replays the log. A player
+    who asks for the table then is answered once the replay is done: the lease already says the
+    table is this node's, so a ``table_moved`` would send the player back to this very node
+    (the flaky end of tests/server/test_cluster_drain.py: the players reconnected to the new
+    node while it replayed)."""
+    settings = fast_settings(
+        tmp_path, pg_url, bots=False, redis_url=redis_url, node_id="b", lease_ttl_ms=1_500
+    )
+    redis = Redis.from_url(redis_url)
+    leases = TableLeases(redis)
+    try:
+        async with running(settings) as b, RoomClient(b.url) as player:
+            await player.register("takenplayer", "a long password")
+            table, _ = await player.quick_seat(ROOM)
+            first = await leases.owner(table)
+            assert first is not None
+            hub = b.app.state.hub
+            # The replay waits for the test's word, so a request can come in during it.
+            replayed = asyncio.Event()
+            restore = hub._restore
+
+            async def held_restore(session: Any, row: Any) -> Any:
+                await replayed.wait()
+                return await restore(session, row)
+
+            hub._restore = held_restore
+            # The node drops the table (another raised its fence); its sweep takes the table
+            # over again once the lease has run out.
+            await _raise_fence(pg_url, table, first.token + 5)
+            async with RoomClient(b.url) as other:
+                await other.register("takenother", "a long password")
+                with pytest.raises(ClientError) as refused:
+                    await other.quick_seat(ROOM)
+                assert refused.value.code == "table_moved"
+
+            async def replaying() -> bool:
+                owner = await leases.owner(table)
+                ours = owner is not None and owner.node_id == "b" and owner.token > first.token
+                return ours and table not in hub.tables
+
+            await until("b holds the lease again and replays the log", replaying)
+            # The player asks; the word to finish the replay is given once the node has read
+            # the lease for this request (what it does next, at once, is answer or wait).
+            asked = asyncio.Event()
+            owner = hub.node.leases.owner
+
+            async def owner_seen(table_id: int) -> Owner | None:
+                found: Owner | None = await owner(table_id)
+                if table_id == table and not replayed.is_set():
+                    asked.set()
+                return found
+
+            hub.node.leases.owner = owner_seen
+            await player.connect()
+            watching = asyncio.create_task(player.watch(table))
+            done, _ = await asyncio.wait(
+                [watching, asyncio.create_task(asked.wait())],
+                return_when=asyncio.FIRST_COMPLETED,
+                timeout=60,
+            )
+            assert asked.is_set(), watching.result() if watching in done else "never asked"
+            replayed.set()
+            snapshot = await watching
+            assert snapshot["you"] is not None and table in hub.tables
+            hub.node.leases.owner = owner
+    finally:
+        await redis.aclose()

@@ -882,10 +882,17 @@ class Hub:
                     raise moved("the table is being handed on")
                 raise _no_table(table_id)
         if owner.node_id == self.node.node_id:
+            taking = self._taking.get(table_id)
+            if taking is not None:
+                # This node holds the lease and is replaying the log: the player waits for the
+                # same attempt rather than being sent off to reconnect to this very node. (If
+                # it fails, its task logs why, and the player is told to come again.)
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(taking)
             actor = self.tables.get(table_id)
             if actor is not None and not actor.closed:
                 return actor
-            raise moved("the table is being taken over")  # (by this node, a moment ago)
+            raise moved("the table is being taken over")  # (it was dropped a moment ago)
         self._owners[table_id] = owner.node_id
         return owner.node_id
 
