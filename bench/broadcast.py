@@ -3,7 +3,7 @@ seat's message (its view, its legal actions, the events it may see, the table's 
 encoded as :meth:`rummyhall.server.table.TableActor._broadcast` does, for 4 players and a
 spectator.
 
-    python bench/broadcast.py [--deals 40]
+    python bench/broadcast.py [--deals 40] [--parts]
 
 The changes are those of real games: bots play ``--deals`` deals of each game (the project's
 simulation, seed 1), and each way below tells every change twice, each time on a copy of the
@@ -19,6 +19,13 @@ costs. (The way before it, which encoded what several messages share once and pu
 parts into each message as ``orjson.Fragment`` s, printed ratios of 1.01 to 1.26 here, against
 0.94 to 1.28 for this one, in runs alternating between the two on the same machine: the same,
 within what this machine's runs vary by.)
+
+``--parts`` then prints where a change's time goes, each part timed alone over the same changes
+for the five watchers: their views (the first time after a change, when the engine builds the
+state's shared part, and once more), their legal actions, the events each may see, the
+encoding of their whole messages, and the encoding of the same messages without the info and
+the view (what a protocol that sent only the events and the legal actions would encode). It says
+what such a protocol could save, and what a protocol that kept the views could not.
 """
 
 from __future__ import annotations
@@ -85,31 +92,32 @@ def room_table(game: Game) -> tuple[TableActor, list[_Watcher]]:
     return actor, watchers
 
 
+def _message(game: Game, events: Sequence[Event], seat: int | None) -> dict[str, Any]:
+    player = seat if seat is not None and seat <= game.seats else None
+    return {
+        "type": "update", "table": 7, "seq": 42, "step": len(game.log), "you": seat,
+        "now": 1_000_000, "info": INFO,
+        "events": [_event_json(e) for e in events if e.visible_to(player)],
+        "view": game.view(player),
+        "legal": game.legal(player) if player is not None else [],
+    }  # fmt: skip
+
+
 def plain(game: Game, events: Sequence[Event]) -> int:
     """The baseline: every watcher's whole message encoded on its own. Returns the bytes."""
-    size = 0
-    for seat in WATCHERS:
-        player = seat if seat is not None and seat <= game.seats else None
-        message = {
-            "type": "update", "table": 7, "seq": 42, "step": len(game.log), "you": seat,
-            "now": 1_000_000, "info": INFO,
-            "events": [_event_json(e) for e in events if e.visible_to(player)],
-            "view": game.view(player),
-            "legal": game.legal(player) if player is not None else [],
-        }  # fmt: skip
-        size += len(orjson.dumps(message, option=OPTIONS))
-    return size
+    return sum(len(orjson.dumps(_message(game, events, seat), option=OPTIONS)) for seat in WATCHERS)
 
 
 class Recorded(sim.Runner):
-    """A simulation runner that keeps, for each action, four copies of the game just after it
-    (each way below is timed twice, on copies of its own: a copy's views are built the first
-    time they are asked for, as a live table's are after each action) and its events."""
+    """A simulation runner that keeps, for each action, five copies of the game just after it
+    (each way below is timed twice, on copies of its own, and ``--parts`` has the fifth: a
+    copy's views are built the first time they are asked for, as a live table's are after each
+    action) and its events."""
 
     changes: ClassVar[list[tuple[list[Game], list[Event]]]] = []
 
     def apply(self, seat: int, action: str, at: int, deal: Deal | None = None) -> list[Event]:
-        before = [copy.deepcopy(self.game) for _ in range(4)]
+        before = [copy.deepcopy(self.game) for _ in range(5)]
         events = super().apply(seat, action, at, deal)
         for game in before:
             game.apply(seat, action, at, deal=deal)
@@ -135,7 +143,56 @@ def timed(way: str, copy_no: int) -> tuple[float, int]:
     return spent, size
 
 
-def main(deals: int) -> None:
+def parts() -> dict[str, float]:
+    """Microseconds per change of each part of telling it to the watchers (see the module's
+    docstring), each part timed alone on a copy of the games of its own."""
+    changes = Recorded.changes
+    messages = [
+        [_message(games[3], events, seat) for seat in WATCHERS] for games, events in changes
+    ]
+    lean = [
+        [{k: v for k, v in m.items() if k not in ("info", "view")} for m in ms] for ms in messages
+    ]
+
+    def each(work: Any, copy_no: int) -> float:
+        started = time.perf_counter()
+        for number, (games, events) in enumerate(changes):
+            work(number, games[copy_no], events)
+        return (time.perf_counter() - started) / len(changes) * 1e6
+
+    def views(_: int, game: Game, __: Sequence[Event]) -> None:
+        for seat in WATCHERS:
+            game.view(seat if seat is not None and seat <= game.seats else None)
+
+    def legal(_: int, game: Game, __: Sequence[Event]) -> None:
+        for seat in WATCHERS:
+            if seat is not None and seat <= game.seats:
+                game.legal(seat)
+
+    def seen(_: int, __: Game, events: Sequence[Event]) -> None:
+        encoded = [(event, _event_json(event)) for event in events]
+        for seat in WATCHERS:
+            [data for event, data in encoded if event.visible_to(seat)]
+
+    def encode(number: int, _: Game, __: Sequence[Event]) -> None:
+        for message in messages[number]:
+            orjson.dumps(message, option=OPTIONS)
+
+    def encode_lean(number: int, _: Game, __: Sequence[Event]) -> None:
+        for message in lean[number]:
+            orjson.dumps(message, option=OPTIONS)
+
+    return {
+        "views, first": each(views, 4),
+        "views, again": each(views, 4),
+        "legal actions": each(legal, 4),
+        "events": each(seen, 1),
+        "encoding": each(encode, 1),
+        "encoding without info and view": each(encode_lean, 1),
+    }
+
+
+def main(deals: int, show_parts: bool) -> None:
     sim.Runner = Recorded  # type: ignore[misc]
     print("telling one change to 4 seats and a spectator, no sends")
     for name in ("patti", "indian13"):
@@ -152,6 +209,7 @@ def main(deals: int) -> None:
             base1, base_bytes = timed("plain", 1)
             base2, _ = timed("plain", 2)
             room2, _ = timed("room", 3)
+            split = parts() if show_parts else {}
         finally:
             gc.enable()
         room, base = room1 + room2, base1 + base2
@@ -162,9 +220,13 @@ def main(deals: int) -> None:
             f"{room_bytes / (n // 2) / len(WATCHERS):,.0f} bytes a message "
             f"(plain {base_bytes / (n // 2) / len(WATCHERS):,.0f})"
         )
+        if split:
+            print("    " + "; ".join(f"{part} {us:.1f} us" for part, us in split.items()))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=40)
-    main(parser.parse_args().deals)
+    parser.add_argument("--parts", action="store_true", help="where a change's time goes")
+    arguments = parser.parse_args()
+    main(arguments.deals, arguments.parts)
