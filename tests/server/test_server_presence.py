@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.economy.audit import audit_database
+from rummyhall.server import table as table_module
 from rummyhall.server.clock import FakeClock
 from rummyhall.store import tables as store_tables
+from rummyhall.store.models import LedgerTransactionModel
 from rummyhall.store.tables import LogEntry
 from server_kit import (
     Player,
@@ -308,3 +313,61 @@ async def test_auto_rebuy_needs_a_seat(tmp_path: Path, db_url: str) -> None:
             await client.request("POST", f"/api/tables/{table}/auto-rebuy", {"on": True})
         assert refused.value.code == "not_seated"
         assert server.hub.table(table).seats == {}
+
+
+async def test_a_quick_seat_buys_in_from_the_wallet_it_read_and_reads_it_again_if_spent(
+    tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quick seat has just read the wallet (to choose the room): its buy-in is a plain
+    transfer in the writer's batch, with no read of its own. If the wallet was spent since,
+    the ledger refuses that transfer, nothing of it is written, and the sit reads the wallet
+    and takes what it holds, as a sit at a chosen seat does."""
+    reads: list[int] = []
+    read_and_move = table_module._wallet_to_seat
+
+    def counted(conn: Any, table: int, seq: int, *rest: Any) -> None:
+        reads.append(table)
+        read_and_move(conn, table, seq, *rest)
+
+    monkeypatch.setattr(table_module, "_wallet_to_seat", counted)
+    settings = fast_settings(tmp_path, db_url, bots=False)
+    async with (
+        running(settings) as server,
+        RoomClient(server.url) as first,
+        RoomClient(server.url) as second,
+    ):
+        await first.guest()
+        start = await first.practice()
+        table, seat = await first.quick_seat(PATTI)
+        actor = server.hub.table(table)
+        buy_in = actor.room.buy_in
+        sits = [e for e in await table_log(server, table) if e.kind == "sit"]
+        assert [e.body["buy_in"] for e in sits] == [buy_in] and reads == []
+        assert actor.stacks[seat] == buy_in and await first.practice() == start - buy_in
+        async with server.hub.db.read() as session:
+            kind = await session.scalar(
+                select(LedgerTransactionModel.kind).where(
+                    LedgerTransactionModel.key == f"table:{table}:seq:{sits[0].seq}"
+                )
+            )
+        assert kind == "buy_in"
+
+        # The second player's wallet goes to another table but for the room's minimum; a sit
+        # told it still holds what it held before pays what is there.
+        await second.guest()
+        held = await second.practice()
+        minimum = actor.room.min_stack
+        other = await second.request("POST", "/api/tables", {"room": PATTI})
+        await second.request(
+            "POST", f"/api/tables/{other['table']['id']}/sit", {"buy_in": held - minimum}
+        )
+        assert await second.practice() == minimum and len(reads) == 1  # (a chosen seat reads)
+        me = second.me
+        assert me is not None
+        placed = await actor.call(partial(actor.sit, int(me["id"]), str(me["name"]), wallet=held))
+        assert len(reads) == 2 and actor.stacks[placed] == minimum
+        assert await second.practice() == 0
+        sits = [e for e in await table_log(server, table) if e.kind == "sit"]
+        assert [e.body["buy_in"] for e in sits] == [buy_in, minimum]
+    report = await audit_database(settings.database_url)
+    assert report.problems == []

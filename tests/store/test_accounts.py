@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
 from argon2.profiles import CHEAPEST
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from rummyhall.economy.audit import audit
 from rummyhall.store import accounts
@@ -123,6 +124,35 @@ async def test_guests_and_bots(db: Database) -> None:
         for account in (*guests, bot):
             with pytest.raises(AccountError):
                 await accounts.authenticate(session, account.name, "")
+
+
+async def test_a_guest_name_already_taken_is_drawn_again(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guest's name is tried by inserting it; a name taken (here drawn on purpose) is left
+    alone, the transaction goes on, and the next draw names the guest."""
+    draws = iter([234, 234, 234, 235])  # guest-1234, then guest-1234 twice more, guest-1235
+    monkeypatch.setattr(accounts.secrets, "randbelow", lambda _: next(draws))
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    async with db.transaction() as session:
+        first = await accounts.create_guest(session)
+        event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+        try:
+            second = await accounts.create_guest(session)
+        finally:
+            event.remove(db.engine.sync_engine, "before_cursor_execute", seen)
+    assert (first.name, second.name) == ("guest-1234", "guest-1235")
+    # One statement a draw (three draws), each an insert: no look-up, no savepoint.
+    assert len(statements) == 3 and all(s.lstrip().upper().startswith("INSERT") for s in statements)
+    async with db.read() as session:
+        assert await accounts.get_account(session, first.id) == first
+        assert await accounts.get_account(session, second.id) == second
+        names = await session.scalars(select(AccountModel.name).order_by(AccountModel.id))
+        assert list(names) == ["guest-1234", "guest-1235"]
 
 
 async def test_authenticate(db: Database) -> None:

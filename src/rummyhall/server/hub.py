@@ -1195,12 +1195,12 @@ class Hub:
                     if entry["room"] in rooms and not entry["private"]:
                         return table_id, int(entry["seat"])
             await self._check_elsewhere(account_id, None, another, elsewhere)
-            chosen = await self._silver_first(account_id, room, twin)
+            chosen, wallet = await self._silver_first(account_id, room, twin)
             if self.directory is not None and not self._room_here(chosen):
                 found = await self._seat_elsewhere(account_id, name, chosen, auto_rebuy, held)
                 if found is not None:
                     return found
-            return await self._quick_seat(account_id, name, chosen, auto_rebuy)
+            return await self._quick_seat(account_id, name, chosen, auto_rebuy, wallet)
 
     def _room_here(self, room: Room) -> bool:
         """Whether a quick seat in ``room`` finds a seat at this node's tables (one open, or
@@ -1256,12 +1256,14 @@ class Hub:
             return table_id, int(seat)
         return None
 
-    async def _silver_first(self, account_id: int, room: Room, twin: Room | None) -> Room:
+    async def _silver_first(
+        self, account_id: int, room: Room, twin: Room | None
+    ) -> tuple[Room, int]:
         """Where a quick seat in ``room`` plays (docs/rules/room.md, "Our decisions on
-        winnings"): the room itself while the player's wallet of its currency covers its minimum
-        stack; for a silver room whose silver it does not cover, its gold twin if their gold
-        does; else ``insufficient_chips`` (409), before any table is made, so that the refusal
-        changes nothing."""
+        winnings"), and what the player's wallet of that room's currency holds: the room itself
+        while that wallet covers its minimum stack; for a silver room whose silver it does not
+        cover, its gold twin if their gold does; else ``insufficient_chips`` (409), before any
+        table is made, so that the refusal changes nothing."""
 
         def look(conn: Connection) -> tuple[int, int]:
             held = ledger.balance_on(conn, room.wallet(account_id))
@@ -1271,9 +1273,9 @@ class Hub:
 
         held, gold = await self.db.read_now(look)
         if held >= room.min_stack:
-            return room
+            return room, held
         if twin is not None and gold >= twin.min_stack:
-            return twin
+            return twin, gold
         if twin is None:
             message = f"you need {room.min_stack} {room.chips.label} to sit here; you hold {held}"
         else:
@@ -1284,13 +1286,16 @@ class Hub:
         raise RoomError("insufficient_chips", message, 409)
 
     async def _quick_seat(
-        self, account_id: int, name: str, room: Room, auto_rebuy: bool
+        self, account_id: int, name: str, room: Room, auto_rebuy: bool, wallet: int
     ) -> tuple[int, int]:
+        """Sit the player at a table of ``room`` with a seat promised to them; ``wallet``: what
+        their wallet of the room's currency held just now (the buy-in's fast road, see
+        :meth:`TableActor.sit`)."""
         for _ in range(5):
             actor = await self._promise_seat(room, account_id)
             try:
                 seat: int = await actor.call(
-                    partial(actor.sit, account_id, name, auto_rebuy=auto_rebuy)
+                    partial(actor.sit, account_id, name, auto_rebuy=auto_rebuy, wallet=wallet)
                 )
             except RoomError as error:
                 if error.code in ("table_full", "seat_taken", "table_closed"):

@@ -351,11 +351,13 @@ class TableActor:
         game_flows: GameFlows | None = None,
         before: Sequence[tuple[str, JSON]] = (),
         unread: bool = False,
+        ledger_kind: str | None = None,
     ) -> tuple[int, Any]:
         """Append one entry (after the entries ``before`` it, with its chip transfer, the game
         it ends, and ``extra``'s work on the database in the same transaction) and commit;
         returns (seq, extra's result). ``unread``: the transfer spends a wallet not read in the
-        transaction (:meth:`Writer.write`)."""
+        transaction (:meth:`Writer.write`). ``ledger_kind``: the transfer's kind in the ledger,
+        if not the entry's own."""
         seq = self.seq + 1 + len(before)
         assert hand is None or hand.seq == seq
         table_id = self.id
@@ -370,7 +372,8 @@ class TableActor:
         transfer = None
         if postings:
             key = f"table:{table_id}:seq:{seq}"
-            transfer = Transfer(key, postings, kind, {"table": table_id, "seq": seq})
+            memo = {"table": table_id, "seq": seq}
+            transfer = Transfer(key, postings, ledger_kind or kind, memo)
         result = await self.writer.write(
             work=None if extra is None else work,
             entry=LogEntry(table_id, seq, kind, body, at),
@@ -543,9 +546,16 @@ class TableActor:
 
     async def sit(
         self, account_id: int, name: str, *, bot: bool = False, seat: int | None = None,
-        buy_in: int | None = None, auto_rebuy: bool = False,
+        buy_in: int | None = None, auto_rebuy: bool = False, wallet: int | None = None,
     ) -> int:  # fmt: skip
-        """Seat a player (chips move from their wallet to the seat); returns the seat."""
+        """Seat a player (chips move from their wallet to the seat); returns the seat.
+
+        ``wallet``: what the player's wallet of the room's currency held a moment ago (a quick
+        seat has just read it). The buy-in is then decided from it and is a plain transfer in
+        the writer's batch, as a top-up is (:meth:`_top_up`): read in the transaction, it would
+        take the whole batch off the writer's fast road, which a burst of arrivals fills with
+        buy-ins. If the wallet was spent meanwhile, the ledger refuses that transfer, nothing
+        of it is written, and the sit reads the wallet as one without ``wallet`` does."""
         if self.seat_of(account_id) is not None:
             raise RoomError("already_seated", "you already have a seat at this table")
         free = [s for s in range(1, self.room.seats + 1) if s not in self.seats]
@@ -562,35 +572,53 @@ class TableActor:
             raise RoomError("bad_buy_in", f"bring at least {self.room.min_stack} chips")
         table_id, room = self.id, self.room
         at = self.clock.now()
+        source = room.wallet(account_id)
+
+        def entry() -> JSON:
+            body: JSON = {"seat": seat, "account": account_id, "name": name, "bot": bot}
+            if auto_rebuy:
+                body["auto_rebuy"] = True
+            return body
+
+        paid: int | None = None
+        if wallet is not None and wallet >= room.min_stack and (buy_in is None or buy_in <= wallet):
+            amount = min(wanted, wallet)
+            body = {**entry(), "buy_in": amount}
+            legs = [(source, -amount), (f"table:{table_id}:seat:{seat}", amount)]
+            try:
+                await self._persist("sit", body, at, legs, unread=True, ledger_kind="buy_in")
+            except InsufficientChips:
+                pass  # spent since it was read: read it now
+            else:
+                paid, left = amount, wallet - amount
 
         def take_chips(conn: Connection, seq: int) -> tuple[int, int]:
-            wallet = ledger.balance_on(conn, room.wallet(account_id))
-            if wallet < room.min_stack:
+            held = ledger.balance_on(conn, source)
+            if held < room.min_stack:
                 raise RoomError(
                     "insufficient_chips",
-                    f"you need {room.min_stack} {room.chips.label} to sit here; you hold {wallet}",
+                    f"you need {room.min_stack} {room.chips.label} to sit here; you hold {held}",
                     409,
                 )
-            if buy_in is not None and buy_in > wallet:
+            if buy_in is not None and buy_in > held:
                 # An amount the player named is taken in full or not at all: quietly taking
                 # less would seat them with a stack they did not ask for.
                 raise RoomError(
                     "insufficient_chips",
-                    f"your wallet holds {wallet} {room.chips.label}, not {buy_in}",
+                    f"your wallet holds {held} {room.chips.label}, not {buy_in}",
                     409,
                 )
             # The room's buy-in (none named) is taken as far as the wallet goes, down to the
             # minimum stack: the browser sits with the room's amount, and a short wallet that
             # covers the minimum may still play (docs/protocol.md, POST .../sit).
-            amount = min(wanted, wallet)
-            _wallet_to_seat(conn, table_id, seq, room.wallet(account_id), seat, amount, "buy_in")
+            amount = min(wanted, held)
+            _wallet_to_seat(conn, table_id, seq, source, seat, amount, "buy_in")
             body["buy_in"] = amount
-            return amount, wallet - amount
+            return amount, held - amount
 
-        body: JSON = {"seat": seat, "account": account_id, "name": name, "bot": bot}
-        if auto_rebuy:
-            body["auto_rebuy"] = True
-        _, (paid, left) = await self._persist("sit", body, at, extra=take_chips)
+        if paid is None:
+            body = entry()
+            _, (paid, left) = await self._persist("sit", body, at, extra=take_chips)
         amount = int(paid)
         self._wallets[account_id] = left
         self._enter("sit", body, at, replaying=False)

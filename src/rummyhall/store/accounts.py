@@ -36,7 +36,7 @@ from sqlalchemy import Connection, and_, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from rummyhall.store.models import AccountModel, SessionModel, table, utcnow
+from rummyhall.store.models import AccountModel, SessionModel, dialect_insert, table, utcnow
 
 _T = TypeVar("_T")
 
@@ -224,16 +224,30 @@ async def create_guest(session: AsyncSession) -> Account:
 
 
 def create_guest_on(conn: Connection) -> Account:
-    """:func:`create_guest` on a plain connection (see the module's note)."""
+    """:func:`create_guest` on a plain connection (see the module's note). A name drawn is tried
+    by inserting it: one statement, where a look-up first and a savepoint around the insert
+    cost four round trips to PostgreSQL for each guest of a burst of arrivals."""
     digits = 4
     while True:
         for _attempt in range(5):
             name = f"{GUEST_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
-            if find_account_on(conn, name) is None:
-                try:
-                    return _create_on(conn, name, is_guest=True)
-                except AccountError:
-                    pass  # taken a moment ago by a concurrent guest: draw again
+            values = {
+                "name": name,
+                "name_key": name.lower(),
+                "password_hash": None,
+                "is_guest": True,
+                "is_bot": False,
+                "created_at": utcnow(),
+            }
+            row = conn.execute(
+                dialect_insert(conn, _ACCOUNTS)
+                .values(values)
+                .on_conflict_do_nothing()
+                .returning(*_ACCOUNTS.c)
+            ).one_or_none()
+            if row is not None:
+                return _account(row)
+            # taken (by an earlier guest, or a concurrent one a moment ago): draw again
         digits += 2  # the short names are crowded: draw from a larger space
 
 
@@ -306,14 +320,6 @@ async def find_account(session: AsyncSession, name: str) -> Account | None:
     if not _could_be_a_name(name):
         return None
     row = await session.scalar(select(AccountModel).where(AccountModel.name_key == name.lower()))
-    return None if row is None else _account(row)
-
-
-def find_account_on(conn: Connection, name: str) -> Account | None:
-    """:func:`find_account` on a plain connection."""
-    if not _could_be_a_name(name):
-        return None
-    row = conn.execute(select(_ACCOUNTS).where(_ACCOUNTS.c.name_key == name.lower())).one_or_none()
     return None if row is None else _account(row)
 
 
