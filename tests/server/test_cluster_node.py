@@ -58,6 +58,18 @@ async def _raise_fence(url: str, table: int, token: int) -> None:
         await db.close()
 
 
+async def _fence_and_write(url: str, node_url: str, table: int, token: int, name: str) -> None:
+    """Another node raises the table's fence to ``token`` (as a takeover does first); a new
+    player ``name`` then asks the node for a seat there: the node's write of the table is
+    refused, the answer is ``table_moved``, and the node drops the table."""
+    await _raise_fence(url, table, token)
+    async with RoomClient(node_url) as late:
+        await late.register(name, "a long password")
+        with pytest.raises(ClientError) as refused:
+            await late.quick_seat(ROOM)
+        assert refused.value.code == "table_moved"
+
+
 async def test_leases_fences_drops_and_takeovers(
     pg_url: str, redis_url: str, tmp_path: Path
 ) -> None:
@@ -95,12 +107,7 @@ async def test_leases_fences_drops_and_takeovers(
 
             # Another node raises the fence (as a takeover does first): b's next write of the
             # table is refused, and b drops it.
-            await _raise_fence(pg_url, table, taken.token + 5)
-            async with RoomClient(b.url) as second:
-                await second.register("nodeplayer2", "a long password")
-                with pytest.raises(ClientError) as refused:
-                    await second.quick_seat(ROOM)
-                assert refused.value.code == "table_moved"
+            await _fence_and_write(pg_url, b.url, table, taken.token + 5, "nodeplayer2")
 
             async def closed() -> bool:
                 return first.closed_reason is not None
@@ -243,12 +250,7 @@ async def test_a_player_asking_for_a_table_this_node_is_taking_over_waits_for_it
             hub._restore = held_restore
             # The node drops the table (another raised its fence); its sweep takes the table
             # over again once the lease has run out.
-            await _raise_fence(pg_url, table, first.token + 5)
-            async with RoomClient(b.url) as other:
-                await other.register("takenother", "a long password")
-                with pytest.raises(ClientError) as refused:
-                    await other.quick_seat(ROOM)
-                assert refused.value.code == "table_moved"
+            await _fence_and_write(pg_url, b.url, table, first.token + 5, "takenother")
 
             async def replaying() -> bool:
                 owner = await leases.owner(table)

@@ -580,20 +580,8 @@ class TableActor:
                 body["auto_rebuy"] = True
             return body
 
-        paid: int | None = None
-        if wallet is not None and wallet >= room.min_stack and (buy_in is None or buy_in <= wallet):
-            amount = min(wanted, wallet)
-            body = {**entry(), "buy_in": amount}
-            legs = [(source, -amount), (f"table:{table_id}:seat:{seat}", amount)]
-            try:
-                await self._persist("sit", body, at, legs, unread=True, ledger_kind="buy_in")
-            except InsufficientChips:
-                pass  # spent since it was read: read it now
-            else:
-                paid, left = amount, wallet - amount
-
-        def take_chips(conn: Connection, seq: int) -> tuple[int, int]:
-            held = ledger.balance_on(conn, source)
+        def afford(held: int) -> int:
+            """The buy-in a wallet holding ``held`` pays, or RoomError."""
             if held < room.min_stack:
                 raise RoomError(
                     "insufficient_chips",
@@ -611,7 +599,27 @@ class TableActor:
             # The room's buy-in (none named) is taken as far as the wallet goes, down to the
             # minimum stack: the browser sits with the room's amount, and a short wallet that
             # covers the minimum may still play (docs/protocol.md, POST .../sit).
-            amount = min(wanted, held)
+            return min(wanted, held)
+
+        paid: int | None = None
+        if wallet is not None:
+            try:
+                amount = afford(wallet)
+            except RoomError:
+                pass  # (the read below says why, or finds the wallet filled since)
+            else:
+                body = {**entry(), "buy_in": amount}
+                legs = [(source, -amount), (f"table:{table_id}:seat:{seat}", amount)]
+                try:
+                    await self._persist("sit", body, at, legs, unread=True, ledger_kind="buy_in")
+                except InsufficientChips:
+                    pass  # spent since it was read: read it now
+                else:
+                    paid, left = amount, wallet - amount
+
+        def take_chips(conn: Connection, seq: int) -> tuple[int, int]:
+            held = ledger.balance_on(conn, source)
+            amount = afford(held)
             _wallet_to_seat(conn, table_id, seq, source, seat, amount, "buy_in")
             body["buy_in"] = amount
             return amount, held - amount

@@ -231,17 +231,9 @@ def create_guest_on(conn: Connection) -> Account:
     while True:
         for _attempt in range(5):
             name = f"{GUEST_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
-            values = {
-                "name": name,
-                "name_key": name.lower(),
-                "password_hash": None,
-                "is_guest": True,
-                "is_bot": False,
-                "created_at": utcnow(),
-            }
             row = conn.execute(
                 dialect_insert(conn, _ACCOUNTS)
-                .values(values)
+                .values(_row(name, is_guest=True))
                 .on_conflict_do_nothing()
                 .returning(*_ACCOUNTS.c)
             ).one_or_none()
@@ -283,7 +275,23 @@ def _create_on(
     is_guest: bool = False,
     is_bot: bool = False,
 ) -> Account:
-    values = {
+    try:
+        # A savepoint: losing a race for the name must not spoil the caller's transaction.
+        with conn.begin_nested():
+            row = conn.execute(
+                _INSERT_ACCOUNT,
+                _row(name, password_hash=password_hash, is_guest=is_guest, is_bot=is_bot),
+            ).one()
+    except IntegrityError:
+        raise AccountError("name_taken", f"the name {name!r} is taken") from None
+    return _account(row)
+
+
+def _row(
+    name: str, *, password_hash: str | None = None, is_guest: bool = False, is_bot: bool = False
+) -> dict[str, Any]:
+    """A new account's row."""
+    return {
         "name": name,
         "name_key": name.lower(),
         "password_hash": password_hash,
@@ -291,13 +299,6 @@ def _create_on(
         "is_bot": is_bot,
         "created_at": utcnow(),
     }
-    try:
-        # A savepoint: losing a race for the name must not spoil the caller's transaction.
-        with conn.begin_nested():
-            row = conn.execute(_INSERT_ACCOUNT, values).one()
-    except IntegrityError:
-        raise AccountError("name_taken", f"the name {name!r} is taken") from None
-    return _account(row)
 
 
 # --- lookup and login -------------------------------------------------------------------------
