@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import stat
 import threading
 import time
@@ -151,6 +152,40 @@ async def test_concurrent_opens_of_a_fresh_database(db_url: str) -> None:
     finally:
         for db in dbs:
             await db.close()
+
+
+async def test_a_new_file_being_switched_to_wal_by_another_connection_is_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deadlock of two connections switching a new file to WAL, made certain: another
+    connection holds the write lock of the empty file while ours reads its header. SQLite answers
+    ours "busy" without waiting; the open lets go, pauses and tries again, and the other
+    connection lets its lock go during that pause."""
+    path = tmp_path / "data" / "rummyhall.db"
+    path.parent.mkdir()
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    pauses: list[float] = []
+    pause = database._pause
+
+    def pause_and_let_go(seconds: float, *, on_loop: bool) -> None:
+        if other.in_transaction:
+            other.execute("COMMIT")
+        pauses.append(seconds)
+        pause(seconds, on_loop=on_loop)
+
+    monkeypatch.setattr(database, "_pause", pause_and_let_go)
+    try:
+        db = await Database.open(default_url(tmp_path / "data"))
+    finally:
+        other.close()
+    try:
+        assert pauses, "the open never met the other connection's lock"
+        assert await db.revision() == head_revision()
+        async with db.read() as session:
+            assert (await session.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
+    finally:
+        await db.close()
 
 
 def _differences(sync: Connection) -> list[Any]:

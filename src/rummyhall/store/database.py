@@ -220,9 +220,9 @@ class Database:
         self._pg_lock = asyncio.Lock()
         self._checkpointer: Checkpointer | None = None
         if self.dialect == "sqlite":
-            _install_sqlite_hooks(engine.sync_engine)
+            _install_sqlite_hooks(engine.sync_engine, on_loop=True)
             if batch_engine is not None:
-                _install_sqlite_hooks(batch_engine)
+                _install_sqlite_hooks(batch_engine, on_loop=False)
                 event.listen(batch_engine, "connect", _no_busy_wait)
                 self._batch_thread = CommitThread()
                 # The write-ahead log is checkpointed by a thread of its own, not inside a
@@ -608,7 +608,10 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
-def _install_sqlite_hooks(sync_engine: Engine) -> None:
+def _install_sqlite_hooks(sync_engine: Engine, *, on_loop: bool) -> None:
+    """The settings and BEGIN of every connection of ``sync_engine``; ``on_loop``: the engine
+    is an async one's, whose hooks SQLAlchemy runs on the event loop (through its bridge)."""
+
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
         # Take BEGIN away from the sqlite3 driver (it would skip it before SELECTs and
@@ -619,9 +622,9 @@ def _install_sqlite_hooks(sync_engine: Engine) -> None:
         # a fresh file while the first migrates it must wait for that lock, not fail at once.
         # WAL: readers never block the writer. synchronous=FULL: a commit is on disk before
         # anyone is told, so an acknowledged action survives a power cut, not just a crash.
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        _switch_to_wal(cursor, on_loop=on_loop)
         for pragma in (
-            f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
-            "journal_mode=WAL",
             "synchronous=FULL",
             "foreign_keys=ON",
             NO_AUTOCHECKPOINT,  # (store/checkpoints.py: a thread of the Database does them)
@@ -650,6 +653,40 @@ def _install_sqlite_hooks(sync_engine: Engine) -> None:
         except BaseException:
             held.release()
             raise
+
+
+def _switch_to_wal(cursor: Any, *, on_loop: bool) -> None:
+    """Put the file in WAL mode (nothing to do once it is), waiting up to the busy timeout for
+    another connection doing the same.
+
+    Two connections switching a fresh file at once can deadlock: each reads the file's header
+    under a shared lock, then asks for the write lock to change it. SQLite gives the second one
+    "busy" at once, without calling its busy handler (it would wait for ever for a connection
+    that waits for it), and expects it to let go and try again; by then the first has switched
+    the file and the second finds nothing to change (two threads switching a new file at once:
+    72 such answers in 300 tries)."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    delay = 0.001
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+            if time.monotonic() >= deadline:
+                raise
+        _pause(delay, on_loop=on_loop)
+        delay = min(delay * 2, 0.05)
+
+
+def _pause(seconds: float, *, on_loop: bool) -> None:
+    """Wait inside a connect hook: on the event loop when SQLAlchemy's async bridge runs the
+    hook (the loop's other tasks go on meanwhile), in this thread otherwise."""
+    if on_loop:
+        await_(asyncio.sleep(seconds))
+    else:
+        time.sleep(seconds)
 
 
 def _begin_immediate(conn: Connection) -> None:
