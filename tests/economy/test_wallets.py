@@ -47,6 +47,24 @@ async def test_starting_chips_are_parameters(db: Database) -> None:
         assert await wallets.balances(session, poor) == {"chips": 0, "practice": 500, "gold": 0}
 
 
+async def test_opening_the_wallets_answers_what_they_hold(db: Database) -> None:
+    """What a sign-up answers without reading the wallets again: the balances a read finds."""
+    async with db.transaction() as session:
+        rich = await accounts.register(session, "rich", "long password")
+        poor = await accounts.register(session, "poor", "long password")
+        guest = await accounts.create_guest(session)
+        opened = {
+            rich.id: await wallets.open_wallets(session, rich, silver=50_000, gold=7),
+            poor.id: await wallets.open_wallets(session, poor, silver=0, gold=0, practice=0),
+            guest.id: await wallets.open_wallets(session, guest, practice=321),
+        }
+    assert opened[rich.id] == {"chips": 50_000, "practice": wallets.PRACTICE_CHIPS, "gold": 7}
+    assert opened[guest.id] == {"practice": 321}
+    async with db.read() as session:
+        for account in (rich, poor, guest):
+            assert opened[account.id] == await wallets.balances(session, account)
+
+
 async def test_a_guest_gets_practice_chips_and_no_real_chips(db: Database) -> None:
     async with db.transaction() as session:
         guests = [await accounts.create_guest(session) for _ in range(3)]
