@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 JSON = dict[str, Any]
@@ -174,6 +175,17 @@ class RoomClient:
             self._pending.clear()
             self._wake()
 
+    async def _send_text(self, text: str) -> None:
+        """Put ``text`` on the socket; ClientError ``disconnected`` if the connection is gone,
+        as when it goes while an answer is awaited (the server may have closed it a moment ago,
+        before this client read the close: a node draining, a session ended)."""
+        if self._socket is None:
+            raise ClientError("disconnected", "not connected")
+        try:
+            await self._socket.send(text)
+        except ConnectionClosed as error:
+            raise ClientError("disconnected", self.closed_reason or repr(error)) from error
+
     async def send(self, message: JSON) -> JSON:
         """Send a message and wait for its answer (ack, error or pong)."""
         if self._socket is None:
@@ -182,7 +194,7 @@ class RoomClient:
         future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self._pending[cid] = future
         try:
-            await self._socket.send(orjson.dumps(message).decode())
+            await self._send_text(orjson.dumps(message).decode())
             async with asyncio.timeout(30):
                 answer = await future
         finally:
@@ -201,8 +213,7 @@ class RoomClient:
         # back) may follow it before this task runs again.
         self.tables.pop(table, None)
         self._snapshots.pop(table, None)
-        assert self._socket is not None
-        await self._socket.send(json.dumps({"type": "watch", "table": table, "since": since}))
+        await self._send_text(json.dumps({"type": "watch", "table": table, "since": since}))
         answer = await self._until(lambda: self._snapshots.get(table), timeout)
         if answer["type"] == "error":
             raise ClientError(str(answer["code"]), str(answer["message"]))

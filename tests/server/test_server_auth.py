@@ -277,6 +277,14 @@ async def test_an_ended_session_closes_its_websockets(tmp_path: Path) -> None:
         assert (await someone.send({"type": "ping"}))["type"] == "pong"
         await here.request("POST", "/api/logout")
         assert await _closed_with(here) == 4401
+        # The client's next message is refused as a disconnection (ClientError), not with the
+        # socket library's own error.
+        with pytest.raises(ClientError) as gone:
+            await here.send({"type": "ping"})
+        assert gone.value.code == "disconnected"
+        with pytest.raises(ClientError) as gone:
+            await here.watch(1)
+        assert gone.value.code == "disconnected"
         assert (await someone.send({"type": "ping"}))["type"] == "pong"
         assert server.app.state.sockets._open.keys() == {someone.me["id"]}
 
