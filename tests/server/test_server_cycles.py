@@ -79,6 +79,23 @@ async def test_play_and_closed_sockets_make_no_cycles_of_ours(tmp_path: Path) ->
         assert ours(garbage) == []
 
 
+async def test_a_stopped_app_lets_go_of_its_room(tmp_path: Path) -> None:
+    """FastAPI keeps the endpoints it has classified in a module-level cache, closures over
+    their app among them, so an app can outlive its stop; the room it ran (the hub, its tables,
+    the database) must not: a test process starts hundreds of servers."""
+    settings = fast_settings(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", bots=True)
+    async with running(settings) as server:
+        async with RoomClient(server.url) as client:
+            await client.guest()
+            table, _ = await client.quick_seat("practice-patti-10-5p")
+            await watch_table(client, table)
+        app = server.app
+        hub, db = weakref.ref(app.state.hub), weakref.ref(app.state.db)
+    gc.collect()
+    assert app.state.hub is None  # (the app is still here, held by this test)
+    assert hub() is None and db() is None
+
+
 class _Ring:
     """An object in a reference cycle with itself: only the cycle collector frees it."""
 
