@@ -32,9 +32,13 @@ def server_args() -> list[str]:
     # Bots fill the empty seats at once and think briefly; a finished game stays on the table
     # for a minute, long enough to measure its result. The test may open several tables in a row
     # (a table left mid-game closes only once the bots have finished its game): a higher cap.
+    # A seat left mid-game keeps its chips until that game ends, so a player going on to another
+    # table pays a buy-in again from what is left: a new player's 100 silver covered only the
+    # first table of the 13-card room (160 a seat, 80 at least), and CI once failed at the
+    # second (insufficient_chips). 2,000 covers the eleven tables that test may open.
     return [
         "--bot-wait", "0", "--bot-think-ms", "30", "--deal-ms", "0", "--next-game-ms", "60000",
-        "--tables-per-account", "12",
+        "--tables-per-account", "12", "--starting-silver", "2000",
     ]  # fmt: skip
 
 
