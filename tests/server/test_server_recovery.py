@@ -24,9 +24,9 @@ ROOMS = [
 ]
 RICH = ("--starting-silver", "10000000", "--starting-gold", "0")
 """Players that rebuy through every kill. A Patti stack (buy-in 2,000) can go in one game: a wallet
-of 10,000 ran dry after 85 games of a soak (and once in CI's short run), and a player who cannot
-top up is stood up, which closes a table of bots. A top-up takes at most the buy-in, and only
-between games, so this wallet lasts 5,000 games: more than a soak plays."""
+of 10,000 ran dry after 85 games of a soak (CI's short run failed with the same error), and a
+player who cannot top up is stood up, which closes a table of bots. A top-up takes at most the
+buy-in, and only between games, so this wallet lasts 5,000 games: more than a soak plays."""
 KILLS = 60 if os.environ.get("RUMMYHALL_SOAK") else 4
 
 

@@ -153,7 +153,7 @@ def create_app(
             # A stopped app lets go of its room. FastAPI keeps the endpoints it has classified
             # in a module-level cache (4,096 entries), FastAPIOffline's closures over their app
             # among them, so an app object outlives its stop; what it ran must not (a test
-            # process starts hundreds of servers: their rooms made its heap 2 million objects).
+            # process starts hundreds of servers, and kept every one of their rooms alive).
             app.state.hub = app.state.db = None
 
     # FastAPI's own /docs loads Swagger UI from a CDN and is blank offline; FastAPIOffline makes
