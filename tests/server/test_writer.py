@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -154,6 +155,55 @@ async def test_a_bad_job_fails_alone(db: Database) -> None:
         assert await ledger.balance(session, f"table:{ids[3]}:seat:1") == 0
         report = await audit(session)
         assert report.ok, report
+
+
+async def test_shared_work_runs_once_for_the_jobs_of_a_batch(db: Database) -> None:
+    """Jobs that share work (a burst of sign-ups) have it run once for all of them, with their
+    items in order, each getting its own item's result; when it fails, each job runs again alone
+    and only the bad one fails."""
+    ids = await _seated(db, 2, 10)
+    calls: list[list[Any]] = []
+
+    def double(conn: Connection, items: Sequence[Any]) -> list[Any]:
+        calls.append(list(items))
+        if "bad" in items:
+            raise ValueError("a bad item")
+        return [item * 2 for item in items]
+
+    def count(conn: Connection, items: Sequence[Any]) -> list[Any]:
+        calls.append(["count", *items])
+        return [len(items)] * len(items)
+
+    writer = Writer(db)
+    writer.start()
+    try:
+        done = await asyncio.gather(
+            writer.write(shared=(double, 1)),
+            writer.write(shared=(count, "x")),
+            writer.write(
+                shared=(double, 2), entry=LogEntry(ids[0], 1, "act", {}, 0),
+                transfer=_move(ids[0], 1, 5),
+            ),
+            writer.write(shared=(double, 3)),
+        )  # fmt: skip
+        assert done == [2, 1, 4, 6]
+        assert calls == [[1, 2, 3], ["count", "x"]]
+        calls.clear()
+        failed = await asyncio.gather(
+            writer.write(shared=(double, 4)),
+            writer.write(shared=(double, "bad"), entry=LogEntry(ids[1], 1, "lost", {}, 0)),
+            writer.write(shared=(double, 5), entry=LogEntry(ids[1], 1, "act", {}, 0)),
+            return_exceptions=True,
+        )
+        assert failed[0] == 8 and failed[2] == 10 and isinstance(failed[1], ValueError)
+        assert calls == [[4, "bad", 5], [4], ["bad"], [5]]
+        assert writer.commits == 3  # the first batch, then 4 and 5 alone: nothing of the bad one
+    finally:
+        await writer.stop()
+    async with db.read() as session:
+        assert [e.kind for e in await tables.read_log(session, ids[0])] == ["act"]
+        assert [e.kind for e in await tables.read_log(session, ids[1])] == ["act"]
+        assert await ledger.balance(session, f"table:{ids[0]}:seat:1") == 5
 
 
 async def test_an_unread_transfer_the_ledger_refuses_costs_its_batch_one_more_commit(

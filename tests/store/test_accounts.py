@@ -155,6 +155,70 @@ async def test_a_guest_name_already_taken_is_drawn_again(
         assert list(names) == ["guest-1234", "guest-1235"]
 
 
+async def test_a_batch_of_guests_is_one_insert_a_round(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch of sign-ups makes its guests together: one insert for all of them, and one more
+    round for the names that were taken (by an earlier guest, or drawn twice in the batch)."""
+    draws = iter([234, 300, 300, 234, 301, 302])
+    monkeypatch.setattr(accounts.secrets, "randbelow", lambda _: next(draws))
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    async with db.transaction() as session:
+        first = await accounts.create_guest(session)  # guest-1234
+        event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+        try:
+            # Round 1 draws guest-1300 twice and guest-1234 (taken): one made. Round 2 makes
+            # the other two.
+            made = await session.run_sync(
+                lambda sync: accounts.create_guests_on(sync.connection(), 3)
+            )
+        finally:
+            event.remove(db.engine.sync_engine, "before_cursor_execute", seen)
+    assert [guest.name for guest in made] == ["guest-1300", "guest-1301", "guest-1302"]
+    assert [guest.id for guest in made] == sorted(guest.id for guest in made)
+    assert len(statements) == 2 and all(s.lstrip().upper().startswith("INSERT") for s in statements)
+    async with db.read() as session:
+        for guest in (first, *made):
+            assert await accounts.get_account(session, guest.id) == guest
+
+
+async def test_crowded_guest_names_grow_longer(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five rounds at one length that still leave guests without a name: the names grow by two
+    digits (every four-digit draw here is the one name already taken)."""
+    longer = iter(range(5, 10))
+    monkeypatch.setattr(
+        accounts.secrets, "randbelow", lambda n: 234 if n == 9 * 10**3 else next(longer)
+    )
+    async with db.transaction() as session:
+        await accounts.create_guest(session)  # guest-1234
+        made = await session.run_sync(lambda sync: accounts.create_guests_on(sync.connection(), 2))
+    assert [guest.name for guest in made] == ["guest-100005", "guest-100006"]
+
+
+async def test_sessions_made_and_ended_together(db: Database) -> None:
+    async with db.transaction() as session:
+        guests = [await accounts.create_guest(session) for _ in range(3)]
+        tokens = await session.run_sync(
+            lambda sync: accounts.create_sessions_on(sync.connection(), [g.id for g in guests])
+        )
+    assert len(set(tokens)) == 3
+    async with db.read() as session:
+        assert [await accounts.session_account(session, t) for t in tokens] == guests
+    async with db.transaction() as session:
+        await session.run_sync(
+            lambda sync: accounts.end_sessions_on(sync.connection(), [tokens[0], tokens[2]])
+        )
+    async with db.read() as session:
+        found = [await accounts.session_account(session, t) for t in tokens]
+    assert found == [None, guests[1], None]
+
+
 async def test_authenticate(db: Database) -> None:
     account = await register(db, "Nila", "open sesame")
     async with db.read() as session:

@@ -63,6 +63,26 @@ async def test_create_get_close_tables(db: Database) -> None:
         assert await tables.table_by_invite(session, "XK42PQ") is None
 
 
+async def test_tables_opened_together_get_their_ids_in_order(db: Database) -> None:
+    """A batch of quick seats opens its tables in one statement: each id is its own table's."""
+    new = [
+        tables.NewTable("patti", f"room-{n}", {"n": n}, None if n % 2 else f"CODE{n}", None)
+        for n in range(12)
+    ]
+    async with db.transaction() as session:
+        ids = await session.run_sync(lambda sync: tables.insert_tables(sync.connection(), new))
+    assert ids == sorted(ids) and len(set(ids)) == 12
+    async with db.read() as session:
+        for table_id, made in zip(ids, new, strict=True):
+            row = await tables.get_table(session, table_id)
+            assert row is not None
+            assert (row.room, row.config, row.invite_code) == (
+                made.room,
+                made.config,
+                made.invite_code,
+            )
+
+
 async def test_invite_codes_are_unique(db: Database) -> None:
     async with db.transaction() as session:
         await tables.create_table(session, game="patti", room="r", config={}, invite_code="ABC")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -31,6 +32,7 @@ from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rummyhall.economy import ledger
+from rummyhall.economy.bulk import Transfer, write_transfers
 from rummyhall.economy.ledger import CHIPS, CURRENCIES, GOLD, PRACTICE, Currency
 from rummyhall.economy.levels import silver_limit
 from rummyhall.store.accounts import Account
@@ -117,19 +119,43 @@ def open_wallets_on(
     """:func:`open_wallets` on a plain connection (a sign-up through ``Database.write``).
     Returns the new account's balances by currency, as :func:`balances_on` would read them now
     (a sign-up answers with them: a statement fewer, a round trip on PostgreSQL)."""
-    key = account.id
-    mints: list[tuple[Currency, str, int]] = []
-    if not account.is_guest:
-        mints += [(CHIPS, f"signup:{key}", silver), (GOLD, f"signup:gold:{key}", gold)]
-    mints.append((PRACTICE, f"signup:practice:{key}", practice))
-    for currency, name, amount in mints:
-        if amount:
-            ledger.transfer_on(
-                conn, name, [(currency.mint, -amount), (currency.wallet(account.id), amount)],
-                kind="signup", memo={"account": account.id},
-            )  # fmt: skip
-    minted = {currency.key: amount for currency, _, amount in mints}
-    return {found.key: minted.get(found.key, 0) for found in currencies(account)}
+    [held] = open_many_wallets_on(conn, [account], silver=silver, gold=gold, practice=practice)
+    return held
+
+
+def open_many_wallets_on(
+    conn: Connection,
+    accounts: Sequence[Account],
+    *,
+    silver: int = STARTING_SILVER,
+    gold: int = STARTING_GOLD,
+    practice: int = PRACTICE_CHIPS,
+) -> list[dict[str, int]]:
+    """:func:`open_wallets_on` for several new accounts (a batch of sign-ups), their mints
+    written together: four statements for any number of accounts (the ledger's bulk steps, as
+    the table writer posts a batch of tables' chips)."""
+    transfers: list[Transfer] = []
+    held: list[dict[str, int]] = []
+    for account in accounts:
+        key = account.id
+        mints: list[tuple[Currency, str, int]] = []
+        if not account.is_guest:
+            mints += [(CHIPS, f"signup:{key}", silver), (GOLD, f"signup:gold:{key}", gold)]
+        mints.append((PRACTICE, f"signup:practice:{key}", practice))
+        transfers += (
+            Transfer(
+                name,
+                [(currency.mint, -amount), (currency.wallet(account.id), amount)],
+                kind="signup",
+                memo={"account": account.id},
+            )
+            for currency, name, amount in mints
+            if amount
+        )
+        minted = {currency.key: amount for currency, _, amount in mints}
+        held.append({found.key: minted.get(found.key, 0) for found in currencies(account)})
+    write_transfers(conn, transfers)
+    return held
 
 
 async def grant(

@@ -10,7 +10,7 @@ import hmac
 import ipaddress
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -393,21 +393,46 @@ async def guest(request: Request, response: Response) -> JSON:
     settings = _settings(request)
     old = request.cookies.get(settings.cookie_name)
 
-    # Plain work for the table writer, not a transaction of its own: a burst of guests arriving
-    # together (a link shared in a chat) shares commits (one disk flush for many sign-ups), and
-    # holds no write lock for a trip to the database's thread per statement. (On PostgreSQL, in
-    # transactions of their own beside the writer's, a burst of 1,000 guests took longer: every
-    # sign-up changes the practice mint's balance row, and they queued for its lock.)
-    def work(conn: Connection) -> tuple[Account, str, dict[str, int]]:
-        account = store_accounts.create_guest_on(conn)
-        held = wallets.open_wallets_on(conn, account, practice=settings.practice_chips)
-        token = _new_session_on(conn, account, old)
-        return account, token, held
-
-    account, token, held = await _hub(request).writer.write(work=work)
+    # Shared work for the table writer, not a transaction of its own: a burst of guests arriving
+    # together (a link shared in a chat) shares commits (one disk flush for many sign-ups) and
+    # statements (the accounts, their chips and their sessions, each one statement for the
+    # whole batch). (On PostgreSQL, in transactions of their own beside the writer's, a burst
+    # of 1,000 guests took longer: every sign-up changes the practice mint's balance row, and
+    # they queued for its lock; as the writer's work of each guest on its own, seven round
+    # trips each, they took the writer seconds, and the quick seats queued behind them.)
+    arrival = GuestArrival(old, settings.practice_chips)
+    account, token, held = await _hub(request).writer.write(shared=(sign_up_guests, arrival))
     # A guest has no ladder: what GET /api/me shows is the wallets just opened.
     _set_session(request, response, account, token)
     return await _wallets_json(request, account, held)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GuestArrival:
+    """A guest's sign-up, as the writer's shared work takes it: the session cookie it came with
+    (ended), and the practice chips it gets."""
+
+    old_token: str | None
+    practice: int
+
+
+def sign_up_guests(
+    conn: Connection, arrivals: Sequence[GuestArrival]
+) -> list[tuple[Account, str, dict[str, int]]]:
+    """Every guest of a batch of sign-ups: its account, session token and wallets."""
+    accounts = store_accounts.create_guests_on(conn, len(arrivals))
+    held: dict[int, dict[str, int]] = {}
+    for practice in {arrival.practice for arrival in arrivals}:  # (one: the server's setting)
+        given = [
+            a for a, arrival in zip(accounts, arrivals, strict=True) if arrival.practice == practice
+        ]
+        opened = wallets.open_many_wallets_on(conn, given, practice=practice)
+        held.update(zip((account.id for account in given), opened, strict=True))
+    store_accounts.end_sessions_on(conn, [a.old_token for a in arrivals if a.old_token])
+    tokens = store_accounts.create_sessions_on(conn, [account.id for account in accounts])
+    return [
+        (account, token, held[account.id]) for account, token in zip(accounts, tokens, strict=True)
+    ]
 
 
 @router.get("/session")

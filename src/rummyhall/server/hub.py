@@ -1084,11 +1084,7 @@ class Hub:
         # The invite is the only key to a private table: 128 random bits, like a session token.
         invite = secrets.token_urlsafe(16) if private else None
 
-        def create(conn: Connection) -> int:
-            return store_tables.insert_table(
-                conn, game=room.game, room=room.key, config=room.to_json(),
-                invite_code=invite, created_by=creator,
-            )  # fmt: skip
+        new = store_tables.NewTable(room.game, room.key, room.to_json(), invite, creator)
 
         if creator is not None:
             # Tables still being made count too: parallel requests of one account must not all
@@ -1103,7 +1099,7 @@ class Hub:
                 )
             self._opening[creator] = opening + 1
         try:
-            table_id = int(await self.writer.write(work=create))
+            table_id = int(await self.writer.write(shared=(store_tables.insert_tables, new)))
         finally:
             if creator is not None:
                 left = self._opening.pop(creator) - 1

@@ -12,7 +12,9 @@ the next gathers. Such a batch goes straight to the database driver
 (:meth:`rummyhall.store.database.Database.write_steps`); one that also does other work (a
 buy-in, which reads the wallet; a rated game's ladder) runs that work through SQLAlchemy, and
 the same statements on the driver's connection underneath, in the same transaction
-(:func:`rummyhall.store.database.run_steps_on`).
+(:func:`rummyhall.store.database.run_steps_on`). Work that many jobs of a batch share (a guest's
+sign-up, a quick seat's new table: :data:`Shared`) runs once for all of them, so that a burst of
+arrivals costs a few statements a batch rather than a few for each arrival.
 If a batch fails, each of its jobs is retried in a transaction of its own, so one bad job fails
 alone (with the precise error of :func:`rummyhall.economy.ledger.transfer_on`) and the others
 land. A transfer that spends a wallet nobody read in the transaction (``unread``: a top-up the
@@ -63,6 +65,11 @@ log = logging.getLogger(__name__)
 
 Operation = Callable[[AsyncSession], Awaitable[Any]]
 Work = Callable[[Connection], Any]
+Shared = Callable[[Connection, Sequence[Any]], Sequence[Any]]
+"""Work that the jobs of a batch share: called once with every such job's item, in the jobs'
+order, it returns each one's result. A burst of arrivals (a thousand guests signing up within a
+second) then costs a few statements a batch instead of a few for each of them: on PostgreSQL
+each statement is a round trip, and the writer does one batch at a time."""
 
 
 @dataclass(slots=True)
@@ -73,6 +80,9 @@ class _Job:
     the job's result. Such a job is committed on its own."""
     work: Work | None = None
     """Plain work run first (a buy-in, a finished game's record); its result is the job's."""
+    shared: tuple[Shared, Any] | None = None
+    """Shared work and this job's item (a guest's sign-up): the work runs once for the items of
+    every job of the batch that has the same one; this job's result is its item's."""
     entries: Sequence[LogEntry] = ()
     """Log entries, in order (a game's start comes with its first deal)."""
     transfer: Transfer | None = None
@@ -137,6 +147,7 @@ class Writer:
         *,
         operation: Operation | None = None,
         work: Work | None = None,
+        shared: tuple[Shared, Any] | None = None,
         entry: LogEntry | None = None,
         transfer: Transfer | None = None,
         hand: FinishedHand | None = None,
@@ -146,8 +157,8 @@ class Writer:
         unread: bool = False,
     ) -> Any:
         """Commit a log entry (after the entries ``before`` it, in the same transaction) with
-        its transfer and the game it ended (and ``operation`` or ``work``, run first); returns
-        the operation's or the work's result. ``table``: the table the operation or the work
+        its transfer and the game it ended (and ``operation``, ``work`` or ``shared``, run first);
+        returns the operation's or the work's result. ``table``: the table the operation or the work
         writes, when there is no entry to tell (fenced like the table's entries). ``unread``:
         the transfer spends a balance nobody read in this transaction, and the ledger may refuse
         it (:class:`~rummyhall.economy.ledger.InsufficientChips` is raised then)."""
@@ -161,7 +172,7 @@ class Writer:
                 if token is None:  # not ours (any more): nothing to try
                     raise StaleLease(owned, 0, 0)
                 fence = (owned, token)
-        job = _Job(done, operation, work, entries, transfer, hand, flows, fence, unread)
+        job = _Job(done, operation, work, shared, entries, transfer, hand, flows, fence, unread)
         if self._task is None:  # not started (tools, tests): commit it now
             if operation is not None:
                 await self._alone(job, self._operation(job))
@@ -189,7 +200,7 @@ class Writer:
     async def _commit(self, jobs: list[_Job]) -> None:
         guards = sorted({job.fence for job in jobs if job.fence is not None})
         try:
-            if any(job.work is not None for job in jobs):
+            if any(job.work is not None or job.shared is not None for job in jobs):
                 await self.db.write(
                     partial(_write_all, jobs=jobs, guards=guards), partial(self._finish, jobs)
                 )
@@ -308,8 +319,21 @@ def _write_all(conn: Connection, jobs: list[_Job], guards: list[tuple[int, int]]
     for table, token in guards:
         fences.check_and_raise_sync(conn, table, token)
     results = [None if job.work is None else job.work(conn) for job in jobs]
+    together: dict[Shared, list[int]] = {}
+    for index, job in enumerate(jobs):
+        if job.shared is not None:
+            together.setdefault(job.shared[0], []).append(index)
+    for shared, indexes in together.items():
+        items = [_item(jobs[index]) for index in indexes]
+        for index, result in zip(indexes, shared(conn, items), strict=True):
+            results[index] = result
     run_steps_on(conn, _steps(jobs))
     return results
+
+
+def _item(job: _Job) -> Any:
+    assert job.shared is not None
+    return job.shared[1]
 
 
 def _write_one(conn: Connection, job: _Job) -> Any:
@@ -317,6 +341,8 @@ def _write_one(conn: Connection, job: _Job) -> Any:
     if job.fence is not None:
         fences.check_and_raise_sync(conn, *job.fence)
     result = None if job.work is None else job.work(conn)
+    if job.shared is not None:
+        [result] = job.shared[0](conn, [job.shared[1]])
     if job.entries:
         store_tables.write_logs(conn, job.entries)
     if job.transfer is not None:

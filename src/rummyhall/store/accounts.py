@@ -24,7 +24,7 @@ import hashlib
 import re
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -224,23 +224,35 @@ async def create_guest(session: AsyncSession) -> Account:
 
 
 def create_guest_on(conn: Connection) -> Account:
-    """:func:`create_guest` on a plain connection (see the module's note). A name drawn is tried
-    by inserting it: one statement, where a look-up first and a savepoint around the insert
-    cost four round trips to PostgreSQL for each guest of a burst of arrivals."""
+    """:func:`create_guest` on a plain connection (see the module's note)."""
+    [account] = create_guests_on(conn, 1)
+    return account
+
+
+def create_guests_on(conn: Connection, count: int) -> list[Account]:
+    """``count`` guest accounts at once (a batch of sign-ups), in one statement unless names
+    drawn were taken. Names are tried by inserting them: those taken (by an earlier guest, or
+    one drawn twice in this batch) are simply not inserted and drawn again. Five rounds at one
+    length that still miss some mean the short names are crowded: the names grow by two digits.
+    On PostgreSQL a look-up first, and a savepoint around each insert, cost four round trips for
+    each guest of a burst of arrivals; this costs one for all of them."""
+    made: list[Account] = []
     digits = 4
-    while True:
+    while count > 0:
         for _attempt in range(5):
-            name = f"{GUEST_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
-            row = conn.execute(
-                dialect_insert(conn, _ACCOUNTS)
-                .values(_row(name, is_guest=True))
-                .on_conflict_do_nothing()
-                .returning(*_ACCOUNTS.c)
-            ).one_or_none()
-            if row is not None:
-                return _account(row)
-            # taken (by an earlier guest, or a concurrent one a moment ago): draw again
-        digits += 2  # the short names are crowded: draw from a larger space
+            low = 10 ** (digits - 1)
+            names = {f"{GUEST_PREFIX}{secrets.randbelow(9 * low) + low}" for _ in range(count)}
+            rows = conn.execute(
+                dialect_insert(conn, _ACCOUNTS).on_conflict_do_nothing().returning(*_ACCOUNTS.c),
+                [_row(name, is_guest=True) for name in sorted(names)],
+            ).all()
+            made += (_account(row) for row in rows)
+            count -= len(rows)
+            if count == 0:
+                break
+        else:
+            digits += 2
+    return sorted(made, key=lambda account: account.id)
 
 
 async def create_bot(session: AsyncSession, name: str) -> Account:
@@ -433,15 +445,29 @@ def create_session_on(
     conn: Connection, account_id: int, *, now: datetime | None = None, ttl: timedelta = SESSION_TTL
 ) -> str:
     """:func:`create_session` on a plain connection."""
-    token = secrets.token_urlsafe(32)
+    [token] = create_sessions_on(conn, [account_id], now=now, ttl=ttl)
+    return token
+
+
+def create_sessions_on(
+    conn: Connection,
+    account_ids: Sequence[int],
+    *,
+    now: datetime | None = None,
+    ttl: timedelta = SESSION_TTL,
+) -> list[str]:
+    """A new session for each account (a batch of sign-ups), in one statement; their tokens."""
+    tokens = [secrets.token_urlsafe(32) for _ in account_ids]
     now = now or utcnow()
     conn.execute(
-        insert(_SESSIONS).values(
-            token_hash=_token_hash(token), account_id=account_id, created_at=now,
-            expires_at=now + ttl,
-        )
+        insert(_SESSIONS),
+        [
+            {"token_hash": _token_hash(token), "account_id": account_id, "created_at": now,
+             "expires_at": now + ttl}
+            for token, account_id in zip(tokens, account_ids, strict=True)
+        ],
     )  # fmt: skip
-    return token
+    return tokens
 
 
 async def session_account(
@@ -466,8 +492,14 @@ async def end_session(session: AsyncSession, token: str) -> None:
 
 def end_session_on(conn: Connection, token: str) -> None:
     """:func:`end_session` on a plain connection."""
-    if isinstance(token, str):
-        conn.execute(delete(_SESSIONS).where(_SESSIONS.c.token_hash == _token_hash(token)))
+    end_sessions_on(conn, [token])
+
+
+def end_sessions_on(conn: Connection, tokens: Sequence[str]) -> None:
+    """End every session of ``tokens`` (what is not a token is ignored), in one statement."""
+    hashes = [_token_hash(token) for token in tokens if isinstance(token, str)]
+    if hashes:
+        conn.execute(delete(_SESSIONS).where(_SESSIONS.c.token_hash.in_(hashes)))
 
 
 async def end_other_sessions(session: AsyncSession, account_id: int, keep: str | None) -> int:

@@ -133,6 +133,18 @@ async def create_table(
     )  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A table to open (:func:`insert_tables`); ``created_by``: the account that opened it (None
+    when the room opened it)."""
+
+    game: str
+    room: str
+    config: Mapping[str, Any]
+    invite_code: str | None = None
+    created_by: int | None = None
+
+
 def insert_table(
     conn: Connection,
     *,
@@ -142,18 +154,28 @@ def insert_table(
     invite_code: str | None = None,
     created_by: int | None = None,
 ) -> int:
-    """:func:`create_table` on a plain connection (the table writer's path: a burst of
-    quick seats opens many tables, each a job of the writer's batches)."""
-    row = {
-        "game": game,
-        "room": room,
-        "config": dict(config),
-        "invite_code": invite_code,
-        "created_by": created_by,
-        "status": OPEN,
-        "created_at": utcnow(),
-    }
-    return int(conn.execute(_INSERT_TABLE, row).scalar_one())
+    """:func:`create_table` on a plain connection."""
+    [table_id] = insert_tables(conn, [NewTable(game, room, config, invite_code, created_by)])
+    return table_id
+
+
+def insert_tables(conn: Connection, tables: Sequence[NewTable]) -> list[int]:
+    """New open tables, in one statement; their ids, in order. The table writer's shared work:
+    a burst of quick seats opens many tables, each a job of the writer's batches."""
+    now = utcnow()
+    rows = [
+        {
+            "game": new.game,
+            "room": new.room,
+            "config": dict(new.config),
+            "invite_code": new.invite_code,
+            "created_by": new.created_by,
+            "status": OPEN,
+            "created_at": now,
+        }
+        for new in tables
+    ]
+    return [int(row.id) for row in conn.execute(_INSERT_TABLES, rows)]
 
 
 async def close_table(session: AsyncSession, table_id: int) -> None:
@@ -461,7 +483,7 @@ _INSERT_HAND_PLAYERS = by_dialect(
 # A Core statement made once, its values bound at each call (a statement built with .values()
 # per call is compiled again each time).
 _TABLES = table(GameTableModel)
-_INSERT_TABLE = insert(_TABLES).returning(_TABLES.c.id)
+_INSERT_TABLES = insert(_TABLES).returning(_TABLES.c.id, sort_by_parameter_order=True)
 
 
 async def recent_hands(
