@@ -37,13 +37,11 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import orjson
-
 from rummyhall import sim
 from rummyhall.games.protocol import Deal, Event, Game
 from rummyhall.server.table import TableActor, _event_json
+from rummyhall.store.bulk import json_bytes
 
-OPTIONS = orjson.OPT_NON_STR_KEYS
 WATCHERS = (1, 2, 3, 4, None)
 """Account ids of the watchers: four players in seats 1-4 (account n in seat n) and a spectator."""
 
@@ -105,7 +103,7 @@ def _message(game: Game, events: Sequence[Event], seat: int | None) -> dict[str,
 
 def plain(game: Game, events: Sequence[Event]) -> int:
     """The baseline: every watcher's whole message encoded on its own. Returns the bytes."""
-    return sum(len(orjson.dumps(_message(game, events, seat), option=OPTIONS)) for seat in WATCHERS)
+    return sum(len(json_bytes(_message(game, events, seat))) for seat in WATCHERS)
 
 
 class Recorded(sim.Runner):
@@ -176,11 +174,11 @@ def parts() -> dict[str, float]:
 
     def encode(number: int, _: Game, __: Sequence[Event]) -> None:
         for message in messages[number]:
-            orjson.dumps(message, option=OPTIONS)
+            json_bytes(message)
 
     def encode_lean(number: int, _: Game, __: Sequence[Event]) -> None:
         for message in lean[number]:
-            orjson.dumps(message, option=OPTIONS)
+            json_bytes(message)
 
     return {
         "views, first": each(views, 4),

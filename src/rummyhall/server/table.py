@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
-import orjson
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -65,6 +64,7 @@ from rummyhall.server.settings import Settings
 from rummyhall.server.writer import Writer
 from rummyhall.shuffle import FairDeal, new_server_seed
 from rummyhall.store import tables as store_tables
+from rummyhall.store.bulk import json_bytes
 from rummyhall.store.fences import StaleLease
 from rummyhall.store.tables import FinishedHand, LogEntry
 
@@ -1428,4 +1428,4 @@ def _encode(message: JSON) -> bytes:
     # orjson: several times faster than json, and every change is encoded once per seat. Its
     # UTF-8 is what goes on the wire: kept as bytes, it is not decoded here and encoded again
     # for each watcher.
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+    return json_bytes(message)
