@@ -157,9 +157,10 @@ class Writer:
         unread: bool = False,
     ) -> Any:
         """Commit a log entry (after the entries ``before`` it, in the same transaction) with
-        its transfer and the game it ended (and ``operation``, ``work`` or ``shared``, run first);
-        returns the operation's or the work's result. ``table``: the table the operation or the work
-        writes, when there is no entry to tell (fenced like the table's entries). ``unread``:
+        its transfer and the game it ended (and ``operation``, ``work`` or ``shared``, run
+        first); returns the operation's or the work's result (or the shared work's for this
+        job's item). ``table``: the table the operation or the work writes, when there is no
+        entry to tell (fenced like the table's entries). ``unread``:
         the transfer spends a balance nobody read in this transaction, and the ledger may refuse
         it (:class:`~rummyhall.economy.ledger.InsufficientChips` is raised then)."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -319,21 +320,17 @@ def _write_all(conn: Connection, jobs: list[_Job], guards: list[tuple[int, int]]
     for table, token in guards:
         fences.check_and_raise_sync(conn, table, token)
     results = [None if job.work is None else job.work(conn) for job in jobs]
-    together: dict[Shared, list[int]] = {}
+    together: dict[Shared, list[tuple[int, Any]]] = {}
     for index, job in enumerate(jobs):
         if job.shared is not None:
-            together.setdefault(job.shared[0], []).append(index)
-    for shared, indexes in together.items():
-        items = [_item(jobs[index]) for index in indexes]
-        for index, result in zip(indexes, shared(conn, items), strict=True):
+            work, item = job.shared
+            together.setdefault(work, []).append((index, item))
+    for work, items in together.items():
+        done = work(conn, [item for _, item in items])
+        for (index, _), result in zip(items, done, strict=True):
             results[index] = result
     run_steps_on(conn, _steps(jobs))
     return results
-
-
-def _item(job: _Job) -> Any:
-    assert job.shared is not None
-    return job.shared[1]
 
 
 def _write_one(conn: Connection, job: _Job) -> Any:
