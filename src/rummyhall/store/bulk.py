@@ -46,9 +46,9 @@ def json_text(value: Any) -> str:
 def json_bytes(value: Any) -> bytes:
     """``value`` as JSON (UTF-8), keys that are not text written as text (a seat number as a
     key). orjson's option for such keys costs a third of the encoding of a table's message
-    even when every key is text, as they nearly always are (bench/broadcast.py: 8.8 against
-    5.5 us a Patti message): the option is asked for only when the plain encoding refuses a
-    key, and the result is the same."""
+    even when every key is text, as they nearly always are (callgrind: 72,216 instructions a
+    Patti message with it, 42,836 without): the option is asked for only when the plain
+    encoding refuses a key, and the result is the same."""
     try:
         return orjson.dumps(value)
     except orjson.JSONEncodeError:
