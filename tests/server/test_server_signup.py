@@ -1,7 +1,7 @@
 """A burst of guests signing up, as the table writer commits it (server/api.py's
 ``sign_up_guests``, shared work of the writer's batches), on both databases: a batch of
 sign-ups costs the same few statements whatever its size (on PostgreSQL each is a round trip,
-and a thousand guests arriving at once took the writer seconds when each cost seven), and
+and a thousand guests arriving at once took the writer seconds when each cost six), and
 every guest gets its account, its practice chips through the ledger and its session."""
 
 from __future__ import annotations

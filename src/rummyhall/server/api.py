@@ -398,7 +398,7 @@ async def guest(request: Request, response: Response) -> JSON:
     # statements (the accounts, their chips and their sessions, each one statement for the
     # whole batch). (On PostgreSQL, in transactions of their own beside the writer's, a burst
     # of 1,000 guests took longer: every sign-up changes the practice mint's balance row, and
-    # they queued for its lock; as the writer's work of each guest on its own, seven round
+    # they queued for its lock; as the writer's work of each guest on its own, six round
     # trips each, they took the writer seconds, and the quick seats queued behind them.)
     arrival = GuestArrival(old, settings.practice_chips)
     account, token, held = await _hub(request).writer.write(shared=(sign_up_guests, arrival))
