@@ -23,6 +23,7 @@ from rummyhall import catalog
 from rummyhall.client import ClientError, RoomClient
 from rummyhall.server.cluster.lease import Owner, TableLeases
 from rummyhall.server.cluster.node import CLOSE_TABLE_MOVED
+from rummyhall.server.table import TableActor
 from rummyhall.store import fences, tables
 from rummyhall.store.database import Database
 from rummyhall.store.models import GameTableModel, utcnow
@@ -282,5 +283,77 @@ async def test_a_player_asking_for_a_table_this_node_is_taking_over_waits_for_it
             snapshot = await watching
             assert snapshot["you"] is not None and table in hub.tables
             hub.node.leases.owner = owner
+    finally:
+        await redis.aclose()
+
+
+async def test_a_request_reaching_a_table_mid_replay_waits_for_its_start(
+    pg_url: str, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A node taking a table over registers its actor before it replays the log into it, and
+    sets the table's fencing token only after. A request that finds the actor then (a player
+    reconnecting, or a call another node relays: the failure of
+    tests/server/test_cluster_drain.py at stop 40) waits until the actor starts: it runs on the
+    whole state, and its write goes out under the new lease. Run at once, it would find the
+    player not seated, or write without a token, which stops the table for good on the node
+    that holds its lease (every later request: ``table_moved``)."""
+    settings = fast_settings(
+        tmp_path, pg_url, bots=False, redis_url=redis_url, node_id="b", lease_ttl_ms=1_500
+    )
+    redis = Redis.from_url(redis_url)
+    leases = TableLeases(redis)
+    try:
+        async with running(settings) as b, RoomClient(b.url) as player:
+            await player.register("replayplayer", "a long password")
+            table, _ = await player.quick_seat(ROOM)
+            first = await leases.owner(table)
+            assert first is not None
+            hub = b.app.state.hub
+            # The actor's replay of the log waits for the test's word.
+            replayed = asyncio.Event()
+            restoring: list[TableActor] = []
+            restore = TableActor.restore
+
+            async def held_restore(actor: TableActor, session: Any) -> None:
+                restoring.append(actor)
+                await replayed.wait()
+                await restore(actor, session)
+
+            monkeypatch.setattr(TableActor, "restore", held_restore)
+            # The node drops the table (another raised its fence); its sweep takes it over
+            # again once the lease has run out.
+            await _fence_and_write(pg_url, b.url, table, first.token + 5, "replayother")
+
+            async def replaying() -> bool:
+                return bool(restoring)
+
+            await until("b replays the table's log into its actor", replaying)
+            actor = restoring[0]
+            assert hub.tables.get(table) is actor and not actor.closed
+            # The player leaves (a write of the table); the word to finish the replay is given
+            # once the request has reached the actor.
+            reached = asyncio.Event()
+            call = actor.call
+
+            async def reaching(run: Any) -> Any:
+                reached.set()
+                return await call(run)
+
+            monkeypatch.setattr(actor, "call", reaching)
+            await player.connect()
+            leaving = asyncio.create_task(player.leave(table))
+            done, _ = await asyncio.wait(
+                [leaving, asyncio.create_task(reached.wait())],
+                return_when=asyncio.FIRST_COMPLETED,
+                timeout=60,
+            )
+            assert reached.is_set(), leaving.result() if leaving in done else "never reached"
+            replayed.set()
+            answer = await leaving
+            assert answer["after_game"] is False
+            # The leave was written under the new lease: the table, empty, closed.
+            assert await _status(pg_url, table) == CLOSED
+            owner = await leases.owner(table)
+            assert owner is None or owner.token > first.token + 5
     finally:
         await redis.aclose()

@@ -445,7 +445,9 @@ class Hub:
                 if row is not None and row.status == OPEN:
                     actor = await self._restore(session, row)
         except BaseException:
-            self.tables.pop(table_id, None)
+            half_built = self.tables.pop(table_id, None)
+            if half_built is not None:
+                await half_built.stop()  # (requests that reached it meanwhile are answered)
             await node.release(table_id)
             raise
         if actor is None:

@@ -205,6 +205,10 @@ class TableActor:
         self._timer: Cancellable | None = None
         self._timer_at: int | None = None
         self._task: asyncio.Task[None] | None = None
+        self._started = False
+        """Whether :meth:`start` has run: commands that come before it (a player reaching a table
+        whose log is still being replayed) wait for it, so none runs on a half-built state or
+        writes before the node has set the table's fencing token."""
         self.closed = False
         self.stuck = False
         """Set after repeated failures of the table's own moves: it then waits for people (or
@@ -214,8 +218,11 @@ class TableActor:
     # --- running -------------------------------------------------------------------------------
 
     def start(self) -> None:
+        self._started = True
         self._schedule()
         self._set_timer()
+        if self._pending and self._task is None and not self.closed:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=self._name)
 
     async def stop(self) -> None:
         self.closed = True
@@ -246,7 +253,7 @@ class TableActor:
     def _push(self, command: _Command | None) -> None:
         """Queue a command (None: a tick of the timer) and make sure a task runs the queue."""
         self._pending.append(command)
-        if self._task is None and not self.closed:
+        if self._task is None and self._started and not self.closed:
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self._name)
 
     async def _run(self) -> None:
