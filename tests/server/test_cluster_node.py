@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -220,6 +221,39 @@ async def test_tables_whose_node_died_as_it_opened_them_are_closed(
         assert set(a.app.state.hub.tables) == {running_table}
 
 
+@asynccontextmanager
+async def _seated_at_b(
+    pg_url: str, redis_url: str, tmp_path: Path, name: str
+) -> AsyncIterator[tuple[Any, RoomClient, int, Owner, TableLeases]]:
+    """Node b (no bots, a short lease) with a new player ``name`` seated at a table of it: (the
+    running server, the player's client, the table, the lease b took of it, the leases)."""
+    settings = fast_settings(
+        tmp_path, pg_url, bots=False, redis_url=redis_url, node_id="b", lease_ttl_ms=1_500
+    )
+    redis = Redis.from_url(redis_url)
+    leases = TableLeases(redis)
+    try:
+        async with running(settings) as b, RoomClient(b.url) as player:
+            await player.register(name, "a long password")
+            table, _ = await player.quick_seat(ROOM)
+            first = await leases.owner(table)
+            assert first is not None
+            yield b, player, table, first, leases
+    finally:
+        await redis.aclose()
+
+
+async def _reached(request: asyncio.Task[Any], reached: asyncio.Event) -> None:
+    """Wait until ``reached`` is set while ``request`` is still unanswered (a request answered
+    first fails the test with its answer)."""
+    done, _ = await asyncio.wait(
+        [request, asyncio.create_task(reached.wait())],
+        return_when=asyncio.FIRST_COMPLETED,
+        timeout=60,
+    )
+    assert reached.is_set(), request.result() if request in done else "never reached"
+
+
 async def test_a_player_asking_for_a_table_this_node_is_taking_over_waits_for_it(
     pg_url: str, redis_url: str, tmp_path: Path
 ) -> None:
@@ -228,63 +262,47 @@ async def test_a_player_asking_for_a_table_this_node_is_taking_over_waits_for_it
     table is this node's, so a ``table_moved`` would send the player back to this very node
     (the flaky end of tests/server/test_cluster_drain.py: the players reconnected to the new
     node while it replayed)."""
-    settings = fast_settings(
-        tmp_path, pg_url, bots=False, redis_url=redis_url, node_id="b", lease_ttl_ms=1_500
-    )
-    redis = Redis.from_url(redis_url)
-    leases = TableLeases(redis)
-    try:
-        async with running(settings) as b, RoomClient(b.url) as player:
-            await player.register("takenplayer", "a long password")
-            table, _ = await player.quick_seat(ROOM)
-            first = await leases.owner(table)
-            assert first is not None
-            hub = b.app.state.hub
-            # The replay waits for the test's word, so a request can come in during it.
-            replayed = asyncio.Event()
-            restore = hub._restore
+    async with _seated_at_b(pg_url, redis_url, tmp_path, "takenplayer") as seated:
+        b, player, table, first, leases = seated
+        hub = b.app.state.hub
+        # The replay waits for the test's word, so a request can come in during it.
+        replayed = asyncio.Event()
+        restore = hub._restore
 
-            async def held_restore(session: Any, row: Any) -> Any:
-                await replayed.wait()
-                return await restore(session, row)
+        async def held_restore(session: Any, row: Any) -> Any:
+            await replayed.wait()
+            return await restore(session, row)
 
-            hub._restore = held_restore
-            # The node drops the table (another raised its fence); its sweep takes the table
-            # over again once the lease has run out.
-            await _fence_and_write(pg_url, b.url, table, first.token + 5, "takenother")
+        hub._restore = held_restore
+        # The node drops the table (another raised its fence); its sweep takes the table
+        # over again once the lease has run out.
+        await _fence_and_write(pg_url, b.url, table, first.token + 5, "takenother")
 
-            async def replaying() -> bool:
-                owner = await leases.owner(table)
-                ours = owner is not None and owner.node_id == "b" and owner.token > first.token
-                return ours and table not in hub.tables
+        async def replaying() -> bool:
+            owner = await leases.owner(table)
+            ours = owner is not None and owner.node_id == "b" and owner.token > first.token
+            return ours and table not in hub.tables
 
-            await until("b holds the lease again and replays the log", replaying)
-            # The player asks; the word to finish the replay is given once the node has read
-            # the lease for this request (what it does next, at once, is answer or wait).
-            asked = asyncio.Event()
-            owner = hub.node.leases.owner
+        await until("b holds the lease again and replays the log", replaying)
+        # The player asks; the word to finish the replay is given once the node has read
+        # the lease for this request (what it does next, at once, is answer or wait).
+        asked = asyncio.Event()
+        owner = hub.node.leases.owner
 
-            async def owner_seen(table_id: int) -> Owner | None:
-                found: Owner | None = await owner(table_id)
-                if table_id == table and not replayed.is_set():
-                    asked.set()
-                return found
+        async def owner_seen(table_id: int) -> Owner | None:
+            found: Owner | None = await owner(table_id)
+            if table_id == table and not replayed.is_set():
+                asked.set()
+            return found
 
-            hub.node.leases.owner = owner_seen
-            await player.connect()
-            watching = asyncio.create_task(player.watch(table))
-            done, _ = await asyncio.wait(
-                [watching, asyncio.create_task(asked.wait())],
-                return_when=asyncio.FIRST_COMPLETED,
-                timeout=60,
-            )
-            assert asked.is_set(), watching.result() if watching in done else "never asked"
-            replayed.set()
-            snapshot = await watching
-            assert snapshot["you"] is not None and table in hub.tables
-            hub.node.leases.owner = owner
-    finally:
-        await redis.aclose()
+        hub.node.leases.owner = owner_seen
+        await player.connect()
+        watching = asyncio.create_task(player.watch(table))
+        await _reached(watching, asked)
+        replayed.set()
+        snapshot = await watching
+        assert snapshot["you"] is not None and table in hub.tables
+        hub.node.leases.owner = owner
 
 
 async def test_a_request_reaching_a_table_mid_replay_waits_for_its_start(
@@ -297,63 +315,47 @@ async def test_a_request_reaching_a_table_mid_replay_waits_for_its_start(
     whole state, and its write goes out under the new lease. Run at once, it would find the
     player not seated, or write without a token, which stops the table for good on the node
     that holds its lease (every later request: ``table_moved``)."""
-    settings = fast_settings(
-        tmp_path, pg_url, bots=False, redis_url=redis_url, node_id="b", lease_ttl_ms=1_500
-    )
-    redis = Redis.from_url(redis_url)
-    leases = TableLeases(redis)
-    try:
-        async with running(settings) as b, RoomClient(b.url) as player:
-            await player.register("replayplayer", "a long password")
-            table, _ = await player.quick_seat(ROOM)
-            first = await leases.owner(table)
-            assert first is not None
-            hub = b.app.state.hub
-            # The actor's replay of the log waits for the test's word.
-            replayed = asyncio.Event()
-            restoring: list[TableActor] = []
-            restore = TableActor.restore
+    async with _seated_at_b(pg_url, redis_url, tmp_path, "replayplayer") as seated:
+        b, player, table, first, leases = seated
+        hub = b.app.state.hub
+        # The actor's replay of the log waits for the test's word.
+        replayed = asyncio.Event()
+        restoring: list[TableActor] = []
+        restore = TableActor.restore
 
-            async def held_restore(actor: TableActor, session: Any) -> None:
-                restoring.append(actor)
-                await replayed.wait()
-                await restore(actor, session)
+        async def held_restore(actor: TableActor, session: Any) -> None:
+            restoring.append(actor)
+            await replayed.wait()
+            await restore(actor, session)
 
-            monkeypatch.setattr(TableActor, "restore", held_restore)
-            # The node drops the table (another raised its fence); its sweep takes it over
-            # again once the lease has run out.
-            await _fence_and_write(pg_url, b.url, table, first.token + 5, "replayother")
+        monkeypatch.setattr(TableActor, "restore", held_restore)
+        # The node drops the table (another raised its fence); its sweep takes it over
+        # again once the lease has run out.
+        await _fence_and_write(pg_url, b.url, table, first.token + 5, "replayother")
 
-            async def replaying() -> bool:
-                return bool(restoring)
+        async def replaying() -> bool:
+            return bool(restoring)
 
-            await until("b replays the table's log into its actor", replaying)
-            actor = restoring[0]
-            assert hub.tables.get(table) is actor and not actor.closed
-            # The player leaves (a write of the table); the word to finish the replay is given
-            # once the request has reached the actor.
-            reached = asyncio.Event()
-            call = actor.call
+        await until("b replays the table's log into its actor", replaying)
+        actor = restoring[0]
+        assert hub.tables.get(table) is actor and not actor.closed
+        # The player leaves (a write of the table); the word to finish the replay is given
+        # once the request has reached the actor.
+        reached = asyncio.Event()
+        call = actor.call
 
-            async def reaching(run: Any) -> Any:
-                reached.set()
-                return await call(run)
+        async def reaching(run: Any) -> Any:
+            reached.set()
+            return await call(run)
 
-            monkeypatch.setattr(actor, "call", reaching)
-            await player.connect()
-            leaving = asyncio.create_task(player.leave(table))
-            done, _ = await asyncio.wait(
-                [leaving, asyncio.create_task(reached.wait())],
-                return_when=asyncio.FIRST_COMPLETED,
-                timeout=60,
-            )
-            assert reached.is_set(), leaving.result() if leaving in done else "never reached"
-            replayed.set()
-            answer = await leaving
-            assert answer["after_game"] is False
-            # The leave was written under the new lease: the table, empty, closed.
-            assert await _status(pg_url, table) == CLOSED
-            owner = await leases.owner(table)
-            assert owner is None or owner.token > first.token + 5
-    finally:
-        await redis.aclose()
+        monkeypatch.setattr(actor, "call", reaching)
+        await player.connect()
+        leaving = asyncio.create_task(player.leave(table))
+        await _reached(leaving, reached)
+        replayed.set()
+        answer = await leaving
+        assert answer["after_game"] is False
+        # The leave was written under the new lease: the table, empty, closed.
+        assert await _status(pg_url, table) == CLOSED
+        owner = await leases.owner(table)
+        assert owner is None or owner.token > first.token + 5

@@ -221,8 +221,7 @@ class TableActor:
         self._started = True
         self._schedule()
         self._set_timer()
-        if self._pending and self._task is None and not self.closed:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name=self._name)
+        self._run_queue()  # (the commands that came while the table was being built)
 
     async def stop(self) -> None:
         self.closed = True
@@ -253,7 +252,12 @@ class TableActor:
     def _push(self, command: _Command | None) -> None:
         """Queue a command (None: a tick of the timer) and make sure a task runs the queue."""
         self._pending.append(command)
-        if self._task is None and self._started and not self.closed:
+        self._run_queue()
+
+    def _run_queue(self) -> None:
+        """Start a task that runs the queued commands, unless one runs them already, there are
+        none, or the actor may not run them (not started yet, or closed)."""
+        if self._pending and self._task is None and self._started and not self.closed:
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self._name)
 
     async def _run(self) -> None:
