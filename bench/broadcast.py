@@ -7,7 +7,7 @@ spectator.
 
 The changes are those of real games: bots play ``--deals`` deals of each game (the project's
 simulation, seed 1), and each way below tells every change twice, each time on a copy of the
-game of its own (a copy's views are built when first asked for, as a live table's are after
+game of its own (whatever an engine remembers of a state is then as a live table finds it after
 each action), once first and once after the other way. Printed: the mean time per change and
 the messages' mean size.
 
@@ -21,8 +21,8 @@ parts into each message as ``orjson.Fragment`` s, printed ratios of 1.01 to 1.26
 within what this machine's runs vary by.)
 
 ``--parts`` then prints where a change's time goes, each part timed alone over the same changes
-for the five watchers: their views (the first time after a change, when the engine builds the
-state's shared part, and once more), their legal actions, the events each may see, the
+for the five watchers: their views (``Game.views``, which builds the state's shared part once),
+their legal actions, the events each may see, the
 encoding of their whole messages, and the encoding of the same messages without the info and
 the view (what a protocol that sent only the events and the legal actions would encode). It says
 what such a protocol could save, and what a protocol that kept the views could not.
@@ -90,27 +90,35 @@ def room_table(game: Game) -> tuple[TableActor, list[_Watcher]]:
     return actor, watchers
 
 
-def _message(game: Game, events: Sequence[Event], seat: int | None) -> dict[str, Any]:
-    player = seat if seat is not None and seat <= game.seats else None
-    return {
-        "type": "update", "table": 7, "seq": 42, "step": len(game.log), "you": seat,
-        "now": 1_000_000, "info": INFO,
-        "events": [_event_json(e) for e in events if e.visible_to(player)],
-        "view": game.view(player),
-        "legal": game.legal(player) if player is not None else [],
-    }  # fmt: skip
+def _player(game: Game, seat: int | None) -> int | None:
+    return seat if seat is not None and seat <= game.seats else None
+
+
+def _messages(game: Game, events: Sequence[Event]) -> list[dict[str, Any]]:
+    """Every watcher's message, from its whole view (the game's views of the change, built
+    together as the room has them built)."""
+    players = [_player(game, seat) for seat in WATCHERS]
+    return [
+        {
+            "type": "update", "table": 7, "seq": 42, "step": len(game.log), "you": seat,
+            "now": 1_000_000, "info": INFO,
+            "events": [_event_json(e) for e in events if e.visible_to(player)],
+            "view": view,
+            "legal": game.legal(player) if player is not None else [],
+        }
+        for seat, player, view in zip(WATCHERS, players, game.views(players), strict=True)
+    ]  # fmt: skip
 
 
 def plain(game: Game, events: Sequence[Event]) -> int:
     """The baseline: every watcher's whole message encoded on its own. Returns the bytes."""
-    return sum(len(json_bytes(_message(game, events, seat))) for seat in WATCHERS)
+    return sum(len(json_bytes(message)) for message in _messages(game, events))
 
 
 class Recorded(sim.Runner):
     """A simulation runner that keeps, for each action, five copies of the game just after it
-    (each way below is timed twice, on copies of its own, and ``--parts`` has the fifth: a
-    copy's views are built the first time they are asked for, as a live table's are after each
-    action) and its events."""
+    (each way below is timed twice, on copies of its own, and ``--parts`` has the fifth) and its
+    events."""
 
     changes: ClassVar[list[tuple[list[Game], list[Event]]]] = []
 
@@ -145,9 +153,7 @@ def parts() -> dict[str, float]:
     """Microseconds per change of each part of telling it to the watchers (see the module's
     docstring), each part timed alone on a copy of the games of its own."""
     changes = Recorded.changes
-    messages = [
-        [_message(games[3], events, seat) for seat in WATCHERS] for games, events in changes
-    ]
+    messages = [_messages(games[3], events) for games, events in changes]
     lean = [
         [{k: v for k, v in m.items() if k not in ("info", "view")} for m in ms] for ms in messages
     ]
@@ -159,8 +165,7 @@ def parts() -> dict[str, float]:
         return (time.perf_counter() - started) / len(changes) * 1e6
 
     def views(_: int, game: Game, __: Sequence[Event]) -> None:
-        for seat in WATCHERS:
-            game.view(seat if seat is not None and seat <= game.seats else None)
+        game.views([_player(game, seat) for seat in WATCHERS])
 
     def legal(_: int, game: Game, __: Sequence[Event]) -> None:
         for seat in WATCHERS:
@@ -181,8 +186,7 @@ def parts() -> dict[str, float]:
             json_bytes(message)
 
     return {
-        "views, first": each(views, 4),
-        "views, again": each(views, 4),
+        "views": each(views, 4),
         "legal actions": each(legal, 4),
         "events": each(seen, 1),
         "encoding": each(encode, 1),

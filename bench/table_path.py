@@ -247,8 +247,9 @@ def baseline(games: list[Game]) -> tuple[float, int]:
             deal = Deal.from_json(entry["deal"]) if "deal" in entry else None
             seat = int(entry["seat"])
             game.apply(seat, str(entry["action"]), int(entry["at"]), deal=deal)
-            for player in range(1, game.seats + 1):
-                orjson.dumps({"view": game.view(player), "legal": game.legal(player)})
+            players = range(1, game.seats + 1)
+            for player, view in zip(players, game.views(players), strict=True):
+                orjson.dumps({"view": view, "legal": game.legal(player)})
             counted += seat != HOUSE
         spent += time.process_time() - started
     return spent, counted

@@ -6,6 +6,7 @@ import gc
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -105,30 +106,33 @@ def test_bad_requests() -> None:
 
 
 def test_a_leaky_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    honest = Indian13.view
+    honest = Indian13.views
 
-    def leaky(self: Indian13, seat: int | None) -> JSON:
-        data = honest(self, seat)
-        if seat == 1 and self.phase == "play":
-            data["peek"] = [str(card) for card in self.players[2].hand]
-        return data
+    def leaky(self: Indian13, seats: Sequence[int | None]) -> list[JSON]:
+        views = [dict(view) for view in honest(self, seats)]
+        for seat, data in zip(seats, views, strict=True):
+            if seat == 1 and self.phase == "play":
+                data["peek"] = [str(card) for card in self.players[2].hand]
+        return views
 
-    monkeypatch.setattr(Indian13, "view", leaky)
+    # (the views a room sends its watchers after a change, which the checks read)
+    monkeypatch.setattr(Indian13, "views", leaky)
     report = simulate(players=3, deals=2, seed=3)
     assert report.violation_count > 0
     assert any("view of seat 1 leaks" in text for text in report.violations)
 
 
 def test_a_spectator_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    honest = Indian13.view
+    honest = Indian13.views
 
-    def leaky(self: Indian13, seat: int | None) -> JSON:
-        data = honest(self, seat)
-        if seat is None and self.stock:
-            data["next"] = str(self.stock[0])
-        return data
+    def leaky(self: Indian13, seats: Sequence[int | None]) -> list[JSON]:
+        views = [dict(view) for view in honest(self, seats)]
+        for seat, data in zip(seats, views, strict=True):
+            if seat is None and self.stock:
+                data["next"] = str(self.stock[0])
+        return views
 
-    monkeypatch.setattr(Indian13, "view", leaky)
+    monkeypatch.setattr(Indian13, "views", leaky)
     report = simulate(players=2, deals=1, seed=3)
     assert any("view of spectators leaks" in text for text in report.violations)
 
@@ -218,10 +222,21 @@ def test_check_view_counts_copies() -> None:
     assert check_view({**honest, "history": [{"shown": ["QS"]}], "cut": "QS"}, 1, mine) == []
 
 
+class _ViewsOneByOne:
+    """A made-up table's views of several seats, each built alone (as ``Game.views`` does by
+    default); the table gives ``view``."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def views(self, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        return [self.view(seat) for seat in seats]
+
+
 def test_check_views_reads_a_seats_own_entry_as_its_own_in_every_view() -> None:
     # The same list of seats in every view, seat 1's entry showing its card: a repeat of seat 1's
     # own hand in its view, a leak in the others'.
-    class Table:
+    class Table(_ViewsOneByOne):
         seats = 2
 
         def view(self, seat: int | None) -> dict[str, Any]:
@@ -289,7 +304,7 @@ def test_invariants_keep_what_seats_saw() -> None:
 def test_check_views_adds_a_seats_own_cards_to_the_public_ones_it_repeats() -> None:
     # The open pile is public and every view shows it: a seat's own field showing that card again
     # shows two copies of it, where the seat may see one.
-    class Table:
+    class Table(_ViewsOneByOne):
         seats = 2
 
         def view(self, seat: int | None) -> dict[str, Any]:
@@ -307,7 +322,7 @@ def test_check_views_adds_a_seats_own_cards_to_the_public_ones_it_repeats() -> N
 def test_check_views_walks_a_seats_own_entry_among_seats_equal_to_the_spectators() -> None:
     # The seats' list differs in one entry only (seat 1's own, its cards shown): the other entries
     # are the spectators', and seat 1's entry repeats its hand, checked on its own.
-    class Table:
+    class Table(_ViewsOneByOne):
         seats = 2
 
         def view(self, seat: int | None) -> dict[str, Any]:

@@ -564,16 +564,20 @@ def test_valid_declaration_with_groups_opens_the_show_phase() -> None:
     assert t.seat(2, viewer=3)["score"] is None
     assert t.seat(2, viewer=3)["shown"] is None
     assert t.seat(2, viewer=2)["score"] == 11
-    # The views of one state share what every viewer sees (built once), the seat's own entry
-    # apart where it holds what only the seat sees; the next action builds them anew.
-    mine, theirs, spectators = t.view(2), t.view(3), t.view(None)
+    # The views of one state built together (Game.views, as a room builds them for its
+    # watchers) share what every viewer sees, built once, the seat's own entry apart where it
+    # holds what only the seat sees. Each is the view that seat gets alone.
+    mine, theirs, spectators = t.game.views([2, 3, None])
+    assert (mine, theirs, spectators) == (t.view(2), t.view(3), t.view(None))
     assert mine["open"] is theirs["open"] is spectators["open"]
     assert theirs["seats"] is spectators["seats"] and mine["seats"] is not spectators["seats"]
     assert [e for e in mine["seats"] if e["seat"] != 2] == [
         e for e in spectators["seats"] if e["seat"] != 2
     ]
+    # Nothing of them is kept: views built alone share nothing, and the next action's are new.
+    assert t.view(3)["open"] is not t.view(None)["open"]
     t.do(f"p3 show {B_GROUPS}")
-    assert t.view(3)["seats"] is not spectators["seats"] and t.seat(2, viewer=3)["score"] == 11
+    assert t.seat(2, viewer=3)["score"] == 11
     result = t.game.result
     assert result is not None
     # Seat 2 and 3 never had a turn: deal show, half their count.

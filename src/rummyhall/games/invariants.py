@@ -551,8 +551,8 @@ def _check_views(
     public = seen[None]
     # The shortcut holds where a seat's sight adds its own cards to the spectators' (sights()).
     split = not public.own
-    for viewer in viewers(game):
-        view = game.view(viewer)
+    everyone = viewers(game)
+    for viewer, view in zip(everyone, game.views(everyone), strict=True):
         built[viewer] = view
         sight = seen[viewer]
         if viewer is None:

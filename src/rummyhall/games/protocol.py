@@ -466,6 +466,15 @@ class Game:
         """Everything ``seat`` may see now (None: a spectator), as JSON-ready data. Each game
         returns its own ``TypedDict`` (``games/<name>/views.py``)."""
 
+    def views(self, seats: Sequence[int | None]) -> list[View]:
+        """The views of several ``seats`` of the same state, in their order: what a room sends
+        its watchers after a change. A game whose views share most of their content builds
+        that part once here and keeps nothing of it afterwards: a copy kept on the game until
+        the next change would be young objects that the room's cycle collector walks at every
+        freeze, for every table (server/collector.py). The views may share their unchanged
+        parts (views are read, never changed)."""
+        return [self.view(seat) for seat in seats]
+
     @property
     @abstractmethod
     def result(self) -> Result | None:

@@ -52,6 +52,7 @@ from rummyhall.games.protocol import (
     GameError,
     Posting,
     Result,
+    View,
     game_class,
     replay,
 )
@@ -332,9 +333,14 @@ class TableActor:
                 pending.done.set_exception(_closed())
 
     def _set_timer(self) -> None:
-        """Wake the actor at its next due time (a tick on its queue), replacing the old timer."""
+        """Wake the actor by its next due time (a tick on its queue). A timer set to fire no
+        later than that is kept: its tick finds nothing due yet, and the timer is set again
+        then. Most changes move the due time later (a turn's deadline moves on with every
+        move), so a timer is replaced only when something falls due sooner than it fires, not
+        at every action."""
         due = None if self.closed else self._next_due()
-        if due == self._timer_at:
+        armed = self._timer_at
+        if due == armed or (due is not None and armed is not None and armed <= due):
             return
         if self._timer is not None:
             self._timer.cancel()
@@ -1307,12 +1313,19 @@ class TableActor:
 
     def message(self, kind: str, events: Sequence[Event], account_id: int | None) -> bytes:
         seat = None if account_id is None else self.seat_of(account_id)
-        return _encode(self._message(kind, events, seat, _Parts(self.info(), events)))
+        player = self._player(seat)
+        view = None if self.game is None else self.game.view(player)
+        return _encode(self._message(kind, seat, player, view, _Parts(self.info(), events)))
 
-    def _message(self, kind: str, events: Sequence[Event], seat: int | None, parts: _Parts) -> JSON:
+    def _player(self, seat: int | None) -> int | None:
+        """The game's seat whose view a watcher in ``seat`` gets (None: a spectator's)."""
         game = self.game
-        player = seat if seat is not None and game is not None and seat <= game.seats else None
-        view = None if game is None else game.view(player)
+        return seat if seat is not None and game is not None and seat <= game.seats else None
+
+    def _message(
+        self, kind: str, seat: int | None, player: int | None, view: View | None, parts: _Parts
+    ) -> JSON:
+        game = self.game
         return {
             "type": kind,
             "table": self.id,
@@ -1337,22 +1350,30 @@ class TableActor:
         if not self.watchers:
             return
         parts = _Parts(self.info(), events)
+        watchers = [(listener, self.seat_of(listener.account_id)) for listener in self.watchers]
+        # Every view at once: the game builds what they share once (Game.views).
+        players = list(dict.fromkeys(self._player(seat) for _, seat in watchers))
+        game = self.game
+        views = dict(zip(players, game.views(players), strict=True)) if game is not None else {}
         by_seat: dict[int | None, JSON] = {}
         texts: dict[int | None, bytes] = {}
-        for listener in list(self.watchers):
-            seat = self.seat_of(listener.account_id)
+
+        def message_of(seat: int | None) -> JSON:
+            message = by_seat.get(seat)
+            if message is None:
+                player = self._player(seat)
+                message = by_seat[seat] = self._message(
+                    "update", seat, player, views.get(player), parts
+                )
+            return message
+
+        for listener, seat in watchers:
             if answer is not None and listener is answer[0]:
-                message = by_seat.get(seat)
-                if message is None:
-                    message = by_seat[seat] = self._message("update", events, seat, parts)
-                listener.send(_encode({**message, "cid": answer[1]}))
+                listener.send(_encode({**message_of(seat), "cid": answer[1]}))
                 continue
             text = texts.get(seat)
             if text is None:
-                message = by_seat.get(seat)
-                if message is None:
-                    message = by_seat[seat] = self._message("update", events, seat, parts)
-                text = texts[seat] = _encode(message)
+                text = texts[seat] = _encode(message_of(seat))
             listener.send(text)
         self.metrics.sent(len(self.watchers))
 

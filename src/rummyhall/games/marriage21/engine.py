@@ -118,8 +118,8 @@ class Marriage21(RummyGame):
 
     # --- views -------------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> RummyView:
-        data = super().view(seat)
+    def _viewer_view(self, public: RummyView, seat: int | None) -> RummyView:
+        data = super()._viewer_view(public, seat)
         wilds = self.wilds
         codes = () if wilds is None or wilds.value_codes is None else wilds.value_codes
         data["value_cards"] = [str(from_code(code)) for code in codes]

@@ -77,6 +77,7 @@ from rummyhall.games.protocol import (
     TooEarly,
     TooLate,
     UnknownSeat,
+    View,
     ViewShape,
     first_of_game,
 )
@@ -144,7 +145,6 @@ class Patti(Game):
     def __init__(self, config: PattiConfig | None = None) -> None:
         super().__init__()
         self.config = config or PattiConfig()
-        self._public: tuple[int, PattiView] | None = None  # (log length, the seats' shared view)
         self.phase = START
         seats = range(1, self.config.seats + 1)
         self.order: list[int] = self.config.players
@@ -742,12 +742,19 @@ class Patti(Game):
 
     def view(self, seat: int | None) -> PattiView:
         self._check_seat(seat)
-        # Everything but the viewer's own cards is the same for every seat: built once per
-        # state (the log grows with every change; a rewind makes a new game) and shared, since a
-        # room sends every change to each seat (views are read, never changed).
-        if self._public is None or self._public[0] != len(self.log):
-            self._public = (len(self.log), self._public_view())
-        data = self._public[1].copy()
+        return self._viewer_view(self._public_view(), seat)
+
+    def views(self, seats: Sequence[int | None]) -> list[View]:
+        # Everything but the viewer's own cards is the same for every seat: built once and
+        # shared (views are read, never changed).
+        for seat in seats:
+            self._check_seat(seat)
+        public = self._public_view()
+        return [self._viewer_view(public, seat) for seat in seats]
+
+    def _viewer_view(self, public: PattiView, seat: int | None) -> PattiView:
+        """``seat``'s view: the public one, copied, with what only that seat sees."""
+        data = public.copy()
         data["viewer"] = seat
         if seat is not None and seat != HOUSE:
             hand = _display(self.hands[seat])

@@ -76,6 +76,7 @@ from rummyhall.games.protocol import (
     TooEarly,
     TooLate,
     UnknownSeat,
+    View,
     as_dealt,
     refilled,
 )
@@ -271,8 +272,6 @@ class RummyGame(Game):
         self.players = {s: _Player(s) for s in range(1, self.config.seats + 1)}
         self._hand_places = {seat: f"hand:{seat}" for seat in self.players}
         """Census names of the seats' hands: a census is taken after every checked action."""
-        self._public: tuple[int, RummyView] | None = None
-        """(log length, the spectators' view), which every view of that state copies."""
         self._hand_texts: dict[int, tuple[tuple[Card, ...], list[str]]] = {}
         """By seat: its hand's cards when its view last named them, and their sorted names."""
         self.phase: str = START
@@ -1066,14 +1065,21 @@ class RummyGame(Game):
 
     def view(self, seat: int | None) -> RummyView:
         self._check_seat(seat)
+        return self._viewer_view(self._public_view(), seat)
+
+    def views(self, seats: Sequence[int | None]) -> list[View]:
         # Everything but the viewer's own cards (and its own entry among the seats) is the same
-        # for every viewer: built once per state (the log grows with every change; a rewind
-        # makes a new game) and shared between the views, as Patti's are (views are read, never
-        # changed): a room sends each change to every seat, a checked simulation checks them all.
-        public = self._public
-        if public is None or public[0] != len(self.log):
-            public = self._public = (len(self.log), self._public_view())
-        data = public[1].copy()
+        # for every viewer: built once and shared between the views, as Patti's are (views are
+        # read, never changed): a room sends each change to every seat, a checked simulation
+        # checks them all.
+        for seat in seats:
+            self._check_seat(seat)
+        public = self._public_view()
+        return [self._viewer_view(public, seat) for seat in seats]
+
+    def _viewer_view(self, public: RummyView, seat: int | None) -> RummyView:
+        """``seat``'s view: the spectators' one, copied, with what only that seat sees."""
+        data = public.copy()
         data["viewer"] = seat
         if seat is not None and seat != HOUSE:
             player = self.players[seat]
