@@ -155,6 +155,7 @@ class _Play:
         self.report.actions += 1
         self.report.count(events)
         problems = self.invariants.check(events) + self.typed_events(events) + self.typed_views()
+        problems += self.views_agree()
         if problems:
             raise self.fail("; ".join(problems[:5]))
         if self.rng.random() < 0.02:
@@ -241,6 +242,7 @@ class _Play:
         self.report.actions += 1
         self.report.count(events)
         problems = self.invariants.check(events) + self.typed_events(events) + self.typed_views()
+        problems += self.views_agree()
         if problems:
             raise self.fail("; ".join(problems[:5]))
 
@@ -268,6 +270,18 @@ class _Play:
             problems += mismatches(self.game.view(viewer), self.view_type, f"view({viewer})")
         self.report.typed_views += 1
         return problems
+
+    def views_agree(self) -> list[str]:
+        """Where the views of every viewer built together (``Game.views``, as a room has them
+        built for its watchers, and as the invariants read them) differ from the view each
+        viewer gets alone (``Game.view``)."""
+        everyone = viewers(self.game)
+        together = self.game.views(everyone)
+        return [
+            f"views(...) of {viewer} differs from view({viewer})"
+            for viewer, view in zip(everyone, together, strict=True)
+            if view != self.game.view(viewer)
+        ]
 
     def probe(self) -> None:
         """A concrete action ``legal()`` lists must be accepted (tried on a copy)."""

@@ -4,6 +4,7 @@ the invariant checks catching what a broken Patti engine would leak or lose."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import pytest
 
@@ -70,16 +71,18 @@ def test_patti_has_its_own_view_shape() -> None:
 
 
 def test_sideshow_cards_shown_to_a_third_seat_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    honest = Patti.view
+    honest = Patti.views
 
-    def leaky(self: Patti, seat: int | None) -> JSON:
-        data = honest(self, seat)
-        if seat is not None and seat > 0:
-            # Every sideshow anyone saw, to every seat.
-            data["seen"] = [entry for s in self.seen for entry in self.seen[s]]
-        return data
+    def leaky(self: Patti, seats: Sequence[int | None]) -> list[JSON]:
+        views = [dict(view) for view in honest(self, seats)]
+        for seat, data in zip(seats, views, strict=True):
+            if seat is not None and seat > 0:
+                # Every sideshow anyone saw, to every seat.
+                data["seen"] = [entry for s in self.seen for entry in self.seen[s]]
+        return views
 
-    monkeypatch.setattr(Patti, "view", leaky)
+    # (the views a room sends its watchers after a change, which the checks read)
+    monkeypatch.setattr(Patti, "views", leaky)
     report = simulate_patti(players=6, games=10, seed=2)  # an accepted sideshow by game 8
     assert any("leaks at seen" in text for text in report.violations)
 

@@ -9,6 +9,7 @@ its type.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -85,6 +86,26 @@ def test_a_view_that_changes_without_its_type_fails(
     with pytest.raises(AssertionError, match=problem.replace("[", r"\[").replace("]", r"\]")):
         run_conformance(
             lambda seed: changed(config),
+            lambda seat, seed: bot(seed=seat),
+            range(1),
+            view_type=view_type,
+        )
+
+
+@pytest.mark.parametrize(("name", "make", "bot", "view_type"), GAMES)
+def test_views_built_together_that_differ_from_each_view_alone_fail(
+    name: str, make: Any, bot: Any, view_type: Any
+) -> None:
+    engine = type(make())
+    config = make().config
+
+    class Apart(engine):  # type: ignore[valid-type,misc]
+        def views(self, seats: Sequence[int | None]) -> list[Any]:
+            return [{**view, "viewer": "someone else"} for view in super().views(seats)]
+
+    with pytest.raises(AssertionError, match=r"views\(\.\.\.\) of None differs from view\(None\)"):
+        run_conformance(
+            lambda seed: Apart(config),
             lambda seat, seed: bot(seed=seat),
             range(1),
             view_type=view_type,
