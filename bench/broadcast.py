@@ -22,10 +22,10 @@ within what this machine's runs vary by.)
 
 ``--parts`` then prints where a change's time goes, each part timed alone over the same changes
 for the five watchers: their views (``Game.views``, which builds the state's shared part once),
-their legal actions, the events each may see, the
-encoding of their whole messages, and the encoding of the same messages without the info and
-the view (what a protocol that sent only the events and the legal actions would encode). It says
-what such a protocol could save, and what a protocol that kept the views could not.
+their legal actions, the events each may see, the encoding of their whole messages, and the
+encoding of the same messages without the info and the view (what a protocol that sent only the
+events and the legal actions would encode). It says what such a protocol could save, and what a
+protocol that kept the views could not.
 """
 
 from __future__ import annotations
