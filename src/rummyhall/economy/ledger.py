@@ -385,6 +385,19 @@ def balance_on(conn: Connection, account: str) -> int:
     return 0 if found is None else int(found)
 
 
+def balances_on(conn: Connection, accounts: Sequence[str]) -> list[int]:
+    """The chips in each of ``accounts``, in order (0 for one never used), in one statement: the
+    wallets that a turn's quick seats look at (:meth:`Database.read_shared
+    <rummyhall.store.database.Database.read_shared>`)."""
+    rows = conn.execute(
+        select(_ACCOUNTS.c.name, _ACCOUNTS.c.balance).where(
+            _ACCOUNTS.c.name.in_(sorted(set(accounts)))
+        )
+    )
+    found = {name: balance for name, balance in rows}
+    return [int(found.get(account, 0)) for account in accounts]
+
+
 async def lock_balance(session: AsyncSession, account: str) -> int:
     """The chips in ``account``, its row made if missing (at zero) and locked until the
     caller's transaction ends, so that a read-then-transfer on one account (a practice refill)

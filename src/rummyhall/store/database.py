@@ -68,12 +68,15 @@ from rummyhall.store.bulk import (
 )
 from rummyhall.store.checkpoints import NO_AUTOCHECKPOINT, Checkpointer
 from rummyhall.store.commit_thread import CommitThread, settle
+from rummyhall.store.shared_reads import SharedLook, SharedReads
 
 DEFAULT_DATA_DIR = Path(os.environ.get("RUMMYHALL_DATA", "data"))
 """Where ``rummyhall serve`` and ``rummyhall audit`` find the SQLite file unless told otherwise."""
 
 
 _T = TypeVar("_T")
+_I = TypeVar("_I")
+_R = TypeVar("_R")
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +221,7 @@ class Database:
         """PostgreSQL: the table writer's own connection (write_steps), checked out of the
         pool on first use and kept, with its asyncpg connection."""
         self._pg_lock = asyncio.Lock()
+        self._shared_reads = SharedReads(self.read_now)
         self._checkpointer: Checkpointer | None = None
         if self.dialect == "sqlite":
             _install_sqlite_hooks(engine.sync_engine, on_loop=True)
@@ -332,6 +336,15 @@ class Database:
                     raise
         async with self.read() as session:
             return await session.run_sync(lambda sync: look(sync.connection()))
+
+    async def read_shared(self, look: SharedLook[_I, _R], item: _I) -> _R:
+        """``look``'s answer to ``item``: on a SQLite file at once (:meth:`read_now`, in the
+        loop's thread: nothing to save by waiting), elsewhere with every other question put to
+        ``look`` during this turn of the event loop, in one read (store/shared_reads.py)."""
+        if self._batch_engine is not None:
+            answers = await self.read_now(lambda conn: look(conn, [item]))
+            return answers[0]
+        return await self._shared_reads.read(look, item)
 
     async def write(
         self,
