@@ -39,29 +39,29 @@ def _broken(_: object, items: Sequence[int]) -> list[int]:
 
 async def test_the_questions_of_one_turn_share_one_read() -> None:
     reads = _Reads()
-    shared = SharedReads(reads.read)
+    shared = SharedReads()
     # Five in one turn (the same one twice), then one more a turn later: two reads.
-    first = await asyncio.gather(*(shared.read(_doubled, n) for n in (3, 1, 4, 1, 5)))
+    first = await asyncio.gather(*(shared.read(reads.read, _doubled, n) for n in (3, 1, 4, 1, 5)))
     assert first == [6, 2, 8, 2, 10]
-    assert await shared.read(_doubled, 9) == 18
+    assert await shared.read(reads.read, _doubled, 9) == 18
     assert reads.asked == [[3, 1, 4, 1, 5], [9]]
 
 
 async def test_a_failed_read_fails_each_of_its_questions_and_no_later_one() -> None:
     reads = _Reads()
-    shared = SharedReads(reads.read)
+    shared = SharedReads()
     results = await asyncio.gather(
-        *(shared.read(_broken, n) for n in (1, 2)), return_exceptions=True
+        *(shared.read(reads.read, _broken, n) for n in (1, 2)), return_exceptions=True
     )
     assert [str(error) for error in results] == ["no answer for [1, 2]"] * 2
-    assert await shared.read(_doubled, 7) == 14
+    assert await shared.read(reads.read, _doubled, 7) == 14
 
 
 async def test_a_question_given_up_leaves_the_others_answered() -> None:
     reads = _Reads()
-    shared = SharedReads(reads.read)
-    gone = asyncio.ensure_future(shared.read(_doubled, 1))
-    kept = asyncio.ensure_future(shared.read(_doubled, 2))
+    shared = SharedReads()
+    gone = asyncio.ensure_future(shared.read(reads.read, _doubled, 1))
+    kept = asyncio.ensure_future(shared.read(reads.read, _doubled, 2))
     await asyncio.sleep(0)  # both asked in this turn
     gone.cancel()
     assert await kept == 4

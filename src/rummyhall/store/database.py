@@ -221,7 +221,7 @@ class Database:
         """PostgreSQL: the table writer's own connection (write_steps), checked out of the
         pool on first use and kept, with its asyncpg connection."""
         self._pg_lock = asyncio.Lock()
-        self._shared_reads = SharedReads(self.read_now)
+        self._shared_reads = SharedReads()
         self._checkpointer: Checkpointer | None = None
         if self.dialect == "sqlite":
             _install_sqlite_hooks(engine.sync_engine, on_loop=True)
@@ -344,7 +344,7 @@ class Database:
         if self._batch_engine is not None:
             answers = await self.read_now(lambda conn: look(conn, [item]))
             return answers[0]
-        return await self._shared_reads.read(look, item)
+        return await self._shared_reads.read(self.read_now, look, item)
 
     async def write(
         self,

@@ -41,35 +41,36 @@ class SharedReads:
     """Gathers the questions of each turn of the loop by look (a module-level function: the same
     object every time) and answers them with one read per look and turn."""
 
-    def __init__(self, read: Read) -> None:
-        self._read = read
+    def __init__(self) -> None:
         self._turns: dict[Any, _Turn[Any, Any]] = {}
         self._reading: set[asyncio.Task[None]] = set()
         """The reads under way (the loop keeps only weak references to tasks)."""
 
-    async def read(self, look: SharedLook[_I, _R], item: _I) -> _R:
-        """``look``'s answer to ``item``, read with the other questions of this turn."""
+    async def read(self, read: Read, look: SharedLook[_I, _R], item: _I) -> _R:
+        """``look``'s answer to ``item``, read with the other questions of this turn by ``read``
+        (the one given with the turn's first question; a caller's own database's, so that this
+        object keeps no reference to it)."""
         loop = asyncio.get_running_loop()
         turn: _Turn[_I, _R] | None = self._turns.get(look)
         if turn is None:
             turn = self._turns[look] = _Turn()
             # Runs after every callback already due in this turn, which may ask too.
-            loop.call_soon(self._start, look)
+            loop.call_soon(self._start, read, look)
         waiter: asyncio.Future[_R] = loop.create_future()
         turn.items.append(item)
         turn.waiters.append(waiter)
         return await waiter
 
-    def _start(self, look: SharedLook[Any, Any]) -> None:
+    def _start(self, read: Read, look: SharedLook[Any, Any]) -> None:
         turn = self._turns.pop(look)
-        task = asyncio.ensure_future(self._answer(look, turn))
+        task = asyncio.ensure_future(self._answer(read, look, turn))
         self._reading.add(task)
         task.add_done_callback(self._reading.discard)
 
-    async def _answer(self, look: SharedLook[_I, _R], turn: _Turn[_I, _R]) -> None:
+    async def _answer(self, read: Read, look: SharedLook[_I, _R], turn: _Turn[_I, _R]) -> None:
         items = turn.items
         try:
-            answers: Sequence[_R] = await self._read(lambda conn: look(conn, items))
+            answers: Sequence[_R] = await read(lambda conn: look(conn, items))
         except BaseException as error:
             for waiter in turn.waiters:
                 if waiter.done():  # (its asker was cancelled: nobody to tell)
