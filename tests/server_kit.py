@@ -35,6 +35,7 @@ from rummyhall.games.protocol import Deal, Standing, game_class
 from rummyhall.server.app import create_app
 from rummyhall.server.bots import bot_factory
 from rummyhall.server.clock import Clock, FakeClock
+from rummyhall.server.http_protocol import RoomHttpProtocol
 from rummyhall.server.settings import Settings
 from rummyhall.server.socket_protocol import RoomWebSocketProtocol
 from rummyhall.store.database import Database
@@ -94,6 +95,7 @@ async def running(
         host="127.0.0.1",
         port=0,
         log_level="warning",
+        http=RoomHttpProtocol,
         ws=RoomWebSocketProtocol,
         ws_per_message_deflate=False,
         lifespan="on",

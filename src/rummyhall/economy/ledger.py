@@ -385,15 +385,18 @@ def balance_on(conn: Connection, account: str) -> int:
     return 0 if found is None else int(found)
 
 
+_BALANCES = select(_ACCOUNTS.c.name, _ACCOUNTS.c.balance).where(
+    _ACCOUNTS.c.name.in_(bindparam("names", expanding=True))
+)
+"""Made once: an ``in_`` with a list made anew for each call leaves a ring of SQLAlchemy's
+objects behind every time, for the cycle collector (server/collector.py)."""
+
+
 def balances_on(conn: Connection, accounts: Sequence[str]) -> list[int]:
     """The chips in each of ``accounts``, in order (0 for one never used), in one statement: the
     wallets that a turn's quick seats look at (:meth:`Database.read_shared
     <rummyhall.store.database.Database.read_shared>`)."""
-    rows = conn.execute(
-        select(_ACCOUNTS.c.name, _ACCOUNTS.c.balance).where(
-            _ACCOUNTS.c.name.in_(sorted(set(accounts)))
-        )
-    )
+    rows = conn.execute(_BALANCES, {"names": sorted(set(accounts))})
     found = {name: balance for name, balance in rows}
     return [int(found.get(account, 0)) for account in accounts]
 

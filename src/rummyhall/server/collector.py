@@ -22,7 +22,8 @@ So the long-lived objects are kept out of the collector's sight:
   tables' new state: its collections came once a minute and took 30-150 ms;
 - every ``full_ms`` (an hour) everything is unfrozen and collected once, then frozen again. That
   is the one long pause, and it bounds what a cycle among frozen objects may keep: libraries
-  make a few (uvicorn's HTTP protocol, when a connection closes that was open at a freeze).
+  may make some (uvicorn's HTTP protocol left one for every WebSocket, until the room's own
+  broke it: server/http_protocol.py).
 
 While it runs, CPython's automatic collections are off: each of them walked what the room made
 since the last one, and the next freeze walks the survivors again (they are in the middle

@@ -111,6 +111,7 @@ def serve(
 
     from rummyhall.server import collector
     from rummyhall.server.app import create_app
+    from rummyhall.server.http_protocol import RoomHttpProtocol
     from rummyhall.server.settings import LOCAL_HOSTS, Settings
     from rummyhall.server.socket_protocol import RoomWebSocketProtocol
     from rummyhall.store.database import default_url
@@ -167,6 +168,8 @@ def serve(
         "log_config": configure_logging(log_level),
         # uvloop, accepting the connections that wait a batch at each turn (server/acceptor.py)
         "loop": "rummyhall.server.acceptor:RoomLoop",
+        # uvicorn's HTTP protocol, which lets go of itself when it becomes a WebSocket
+        "http": RoomHttpProtocol,
         # uvicorn's sans-I/O WebSocket protocol, with the tables' direct send
         "ws": RoomWebSocketProtocol,
         # Table messages are small and frequent: compressing each costs more CPU than it saves.
