@@ -37,6 +37,10 @@ def _broken(_: object, items: Sequence[int]) -> list[int]:
     raise RuntimeError(f"no answer for {list(items)}")
 
 
+def _short(_: object, items: Sequence[int]) -> list[int]:
+    return list(items)[1:]
+
+
 async def test_the_questions_of_one_turn_share_one_read() -> None:
     reads = _Reads()
     shared = SharedReads()
@@ -54,6 +58,11 @@ async def test_a_failed_read_fails_each_of_its_questions_and_no_later_one() -> N
         *(shared.read(reads.read, _broken, n) for n in (1, 2)), return_exceptions=True
     )
     assert [str(error) for error in results] == ["no answer for [1, 2]"] * 2
+    # A look that answers some questions only fails them all (none is left waiting).
+    results = await asyncio.gather(
+        *(shared.read(reads.read, _short, n) for n in (1, 2)), return_exceptions=True
+    )
+    assert [str(error) for error in results] == ["1 answers to 2 questions"] * 2
     assert await shared.read(reads.read, _doubled, 7) == 14
 
 

@@ -71,6 +71,8 @@ class SharedReads:
         items = turn.items
         try:
             answers: Sequence[_R] = await read(lambda conn: look(conn, items))
+            if len(answers) != len(items):  # (a look's mistake: each asker hears of it)
+                raise ValueError(f"{len(answers)} answers to {len(items)} questions")
         except BaseException as error:
             for waiter in turn.waiters:
                 if waiter.done():  # (its asker was cancelled: nobody to tell)
@@ -82,6 +84,6 @@ class SharedReads:
             if not isinstance(error, Exception):
                 raise
             return
-        for waiter, answer in zip(turn.waiters, answers, strict=True):
+        for waiter, answer in zip(turn.waiters, answers, strict=True):  # (checked above)
             if not waiter.done():
                 waiter.set_result(answer)
