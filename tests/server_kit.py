@@ -35,9 +35,8 @@ from rummyhall.games.protocol import Deal, Standing, game_class
 from rummyhall.server.app import create_app
 from rummyhall.server.bots import bot_factory
 from rummyhall.server.clock import Clock, FakeClock
-from rummyhall.server.http_protocol import RoomHttpProtocol
+from rummyhall.server.run import protocol_options
 from rummyhall.server.settings import Settings
-from rummyhall.server.socket_protocol import RoomWebSocketProtocol
 from rummyhall.store.database import Database
 
 JSON = dict[str, Any]
@@ -95,9 +94,7 @@ async def running(
         host="127.0.0.1",
         port=0,
         log_level="warning",
-        http=RoomHttpProtocol,
-        ws=RoomWebSocketProtocol,
-        ws_per_message_deflate=False,
+        **protocol_options(),
         lifespan="on",
         # A test speaks as several clients with X-Forwarded-For, trusted from loopback as from a
         # reverse proxy on the same host (uvicorn's default, spelled out).

@@ -37,6 +37,22 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry)
 
 
+def protocol_options() -> dict[str, Any]:
+    """uvicorn's options for the room's own protocols: ``rummyhall serve`` and the test servers
+    (tests/server_kit.py) take the same."""
+    from rummyhall.server.http_protocol import RoomHttpProtocol
+    from rummyhall.server.socket_protocol import RoomWebSocketProtocol
+
+    return {
+        # uvicorn's HTTP protocol, which lets go of itself when it becomes a WebSocket
+        "http": RoomHttpProtocol,
+        # uvicorn's sans-I/O WebSocket protocol, with the tables' direct send
+        "ws": RoomWebSocketProtocol,
+        # Table messages are small and frequent: compressing each costs more CPU than it saves.
+        "ws_per_message_deflate": False,
+    }
+
+
 def configure_logging(level: str) -> dict[str, Any]:
     """Log config for our loggers and uvicorn's, all as JSON lines on stderr."""
     return {
@@ -111,9 +127,7 @@ def serve(
 
     from rummyhall.server import collector
     from rummyhall.server.app import create_app
-    from rummyhall.server.http_protocol import RoomHttpProtocol
     from rummyhall.server.settings import LOCAL_HOSTS, Settings
-    from rummyhall.server.socket_protocol import RoomWebSocketProtocol
     from rummyhall.store.database import default_url
 
     settings = Settings(
@@ -168,12 +182,7 @@ def serve(
         "log_config": configure_logging(log_level),
         # uvloop, accepting the connections that wait a batch at each turn (server/acceptor.py)
         "loop": "rummyhall.server.acceptor:RoomLoop",
-        # uvicorn's HTTP protocol, which lets go of itself when it becomes a WebSocket
-        "http": RoomHttpProtocol,
-        # uvicorn's sans-I/O WebSocket protocol, with the tables' direct send
-        "ws": RoomWebSocketProtocol,
-        # Table messages are small and frequent: compressing each costs more CPU than it saves.
-        "ws_per_message_deflate": False,
+        **protocol_options(),
         "ws_max_size": settings.max_message_bytes * 2,
     }
     if redis is None:
