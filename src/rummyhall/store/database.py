@@ -61,13 +61,13 @@ from sqlalchemy.util import await_
 from rummyhall.store.bulk import (
     BulkError,
     Step,
-    check_rows,
     json_text,
     run_on_sqlite,
     run_steps,
 )
 from rummyhall.store.checkpoints import NO_AUTOCHECKPOINT, Checkpointer
 from rummyhall.store.commit_thread import CommitThread, settle
+from rummyhall.store.pg_steps import PgSteps
 from rummyhall.store.shared_reads import SharedLook, SharedReads
 
 DEFAULT_DATA_DIR = Path(os.environ.get("RUMMYHALL_DATA", "data"))
@@ -217,9 +217,9 @@ class Database:
         self._batch_thread: CommitThread | None = None
         self._raw: sqlite3.Connection | None = None
         """The table writer's own sqlite3 connection (write_steps), opened on first use."""
-        self._pg: tuple[AsyncConnection, Any] | None = None
+        self._pg: tuple[AsyncConnection, PgSteps] | None = None
         """PostgreSQL: the table writer's own connection (write_steps), checked out of the
-        pool on first use and kept, with its asyncpg connection."""
+        pool on first use and kept, with its batches' function on its asyncpg connection."""
         self._pg_lock = asyncio.Lock()
         self._shared_reads = SharedReads()
         self._checkpointer: Checkpointer | None = None
@@ -505,29 +505,15 @@ class Database:
         await done
 
     async def _write_steps_pg(self, steps: Sequence[Step]) -> None:
-        # Straight to asyncpg on a connection of the writer's own: one round trip a statement,
-        # without the SQLAlchemy session and its greenlet around each.
+        # Straight to asyncpg on a connection of the writer's own, the whole batch in one round
+        # trip (store/pg_steps.py), without the SQLAlchemy session and its greenlet.
         async with self._pg_lock:
             if self._pg is None:
                 conn = await self.engine.connect()
                 raw = await conn.get_raw_connection()
-                self._pg = (conn, raw.driver_connection)
-            driver = self._pg[1]
+                self._pg = (conn, PgSteps(raw.driver_connection))
             try:
-                if len(steps) == 1:
-                    # One statement is a transaction of its own (autocommit): one round trip
-                    # instead of three (BEGIN, the statement, COMMIT); a wrong row count can
-                    # no longer roll it back, so such a step has a transaction as the others.
-                    [step] = steps
-                    if step.rows is None:
-                        values = step.statement.values_in_order(step.values)
-                        await driver.execute(step.statement.postgresql, *values)
-                        return
-                async with driver.transaction():
-                    for step in steps:
-                        values = step.statement.values_in_order(step.values)
-                        status = await driver.execute(step.statement.postgresql, *values)
-                        check_rows(step, int(status.rsplit(" ", 1)[-1]))
+                await self._pg[1].run(steps)
             except (asyncpg.PostgresError, BulkError):
                 raise  # the statement's fault: the transaction is rolled back, the link is fine
             except BaseException:
