@@ -43,16 +43,17 @@ def json_text(value: Any) -> str:
     return json_bytes(value).decode()
 
 
-def json_bytes(value: Any) -> bytes:
+def json_bytes(value: Any, option: int | None = None) -> bytes:
     """``value`` as JSON (UTF-8), keys that are not text written as text (a seat number as a
-    key). orjson's option for such keys costs a third of the encoding of a table's message
-    even when every key is text, as they nearly always are (callgrind: 72,216 instructions a
-    Patti message with it, 42,836 without): the option is asked for only when the plain
-    encoding refuses a key, and the result is the same."""
+    key), with orjson's ``option`` besides, if given. orjson's option for such keys costs a
+    third of the encoding of a table's message even when every key is text, as they nearly
+    always are (callgrind: 72,216 instructions a Patti message with it, 42,836 without): the
+    option is asked for only when the plain encoding refuses a key, and the result is the
+    same."""
     try:
-        return orjson.dumps(value)
+        return orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        return orjson.dumps(value, option=(option or 0) | orjson.OPT_NON_STR_KEYS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +69,12 @@ def bound(value: Any) -> Any:
     return json_text(value.value) if isinstance(value, Document) else value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Bulk:
     """One statement for each database (by SQLAlchemy dialect name): as SQLAlchemy text with
     typed binds, and as the driver's own text (sqlite3 takes ``:name`` as written; asyncpg
-    takes ``$1, $2, ...`` in the order of :attr:`names`)."""
+    takes ``$1, $2, ...`` in the order of :attr:`names`). Compared and hashed by identity: each
+    is one statement, made once (store/pg_steps.py keys its function's branches by them)."""
 
     clauses: Mapping[str, TextClause]
     sqlite: str

@@ -39,7 +39,7 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]  # (no type information)
 import orjson
 
-from rummyhall.store.bulk import Bulk, BulkError, Document, Step, check_rows
+from rummyhall.store.bulk import Bulk, BulkError, Document, Step, check_rows, json_bytes
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +59,7 @@ class PgSteps:
 
     def __init__(self, driver: Any) -> None:
         self._driver = driver
-        self._known: list[Bulk] = []  # (kept, so that no id of theirs is ever another's)
-        self._index: dict[int, int] = {}  # id(bulk) -> its branch of the function
+        self._index: dict[Bulk, int] = {}  # (by identity) each statement's branch of the function
         self._branches: list[str] = []
         self.each = False
         """The role may not create the function (no TEMPORARY privilege on the database): each
@@ -70,12 +69,12 @@ class PgSteps:
         """Run ``steps`` in order, in one transaction of their own, committed when this returns
         (a wrong row count raises :class:`BulkError`, any other failure asyncpg's error: either
         way nothing of the batch is written)."""
-        if not self.each and any(id(step.statement) not in self._index for step in steps):
+        if not self.each and any(step.statement not in self._index for step in steps):
             await self._learn([step.statement for step in steps])
         if self.each:
             await self._run_each(steps)
             return
-        document = [_encoded(self._index[id(step.statement)], step) for step in steps]
+        document = [_encoded(self._index[step.statement], step) for step in steps]
         try:
             await self._driver.execute(f"SELECT {FUNCTION}($1::json[])", document)
         except asyncpg.PostgresError as error:
@@ -86,13 +85,12 @@ class PgSteps:
     async def _learn(self, statements: Sequence[Bulk]) -> None:
         """Write the function again with the ``statements`` it does not know yet (their
         parameters' types are PostgreSQL's own, read from the prepared statements)."""
-        known, index, branches = list(self._known), dict(self._index), list(self._branches)
+        index, branches = dict(self._index), list(self._branches)
         for bulk in statements:
-            if id(bulk) not in index:
+            if bulk not in index:
                 prepared = await self._driver.prepare(bulk.postgresql)
                 types = [f"{t.schema}.{t.name}" for t in prepared.get_parameters()]
-                index[id(bulk)] = len(known)
-                known.append(bulk)
+                index[bulk] = len(branches)
                 branches.append(_branch(len(branches), bulk.postgresql, types))
         try:
             await self._driver.execute(_function(branches))
@@ -105,7 +103,7 @@ class PgSteps:
             )
             self.each = True
             return
-        self._known, self._index, self._branches = known, index, branches
+        self._index, self._branches = index, branches
 
     async def _run_each(self, steps: Sequence[Step]) -> None:
         async with self._driver.transaction():
@@ -120,10 +118,7 @@ def _encoded(number: int, step: Step) -> str:
     its JSON, a timestamp in ISO 8601 (a naive one read as UTC, as asyncpg reads it)."""
     values = [step.values[name] for name in step.statement.names]
     row = [number, step.rows, *(v.value if isinstance(v, Document) else v for v in values)]
-    try:
-        return orjson.dumps(row, option=orjson.OPT_NAIVE_UTC).decode()
-    except orjson.JSONEncodeError:  # (a key that is not text: json_bytes's case)
-        return orjson.dumps(row, option=orjson.OPT_NAIVE_UTC | orjson.OPT_NON_STR_KEYS).decode()
+    return json_bytes(row, orjson.OPT_NAIVE_UTC).decode()
 
 
 def _value(position: int, sql_type: str) -> str:
