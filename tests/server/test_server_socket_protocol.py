@@ -3,7 +3,8 @@ writes are the frames a client's WebSocket library reads as the messages sent, i
 those sent through ASGI, at every size class of the frame's length; it refuses (writes
 nothing, says False) when the socket's buffer is full or once the connection is closing; and
 it reads ahead up to READ_AHEAD messages, then stops reading until the application has taken
-them, every message arriving in order."""
+them, every message arriving in order; and it hands messages to an application's handler when
+asked to (TAKE_MESSAGES), one at a time and in order, with nothing waiting between them."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from typing import Any
 import pytest
 import uvicorn
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, Side
 
 from rummyhall.server.socket_protocol import (
     READ_AHEAD,
     SEND_NOW,
+    TAKE_MESSAGES,
     RoomWebSocketProtocol,
     text_frame,
 )
@@ -175,3 +178,105 @@ async def test_a_socket_is_read_ahead_up_to_a_bound_and_every_message_arrives() 
     assert app.paused_for_one is False
     assert app.waiting_when_paused >= READ_AHEAD
     assert app.received == ["first", *burst]
+
+
+class TakingApp:
+    """Has the protocol hand it each message (TAKE_MESSAGES): one at a time, in order, with
+    nothing running for the connection between messages; a handler that waits makes reading
+    stop after READ_AHEAD messages; saying False stops the taking; a handler's error ends it."""
+
+    def __init__(self, fail_on: str | None = None) -> None:
+        self.fail_on = fail_on
+        self.protocol: Any = None
+        self.gate = asyncio.Event()
+        self.received: list[str | bytes] = []
+        self.running = self.most_running = 0
+        self.outcome: str | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        take = scope["extensions"][TAKE_MESSAGES]
+        self.protocol = take.__self__
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+
+        async def handler(message: str | bytes) -> bool:
+            self.running += 1
+            self.most_running = max(self.most_running, self.running)
+            try:
+                if message == self.fail_on:
+                    raise RuntimeError(f"cannot take {message!r}")
+                if message == "wait":
+                    await self.gate.wait()
+                self.received.append(message)
+                await send({"type": "websocket.send", "text": f"took {len(self.received)}"})
+                return message != "stop"
+            finally:
+                self.running -= 1
+
+        try:
+            await take(handler)
+            self.outcome = "done"
+        except RuntimeError as error:
+            self.outcome = str(error)
+        with contextlib.suppress(Exception):
+            await send({"type": "websocket.close", "code": 1000})
+
+
+async def test_taken_messages_are_handled_one_at_a_time_in_order_and_nothing_waits_between() -> (
+    None
+):
+    app = TakingApp()
+    burst = [f"m{n}" for n in range(3 * READ_AHEAD)]
+    async with serving(app) as url, connect(url, compression=None) as socket:
+        await socket.send("first")
+        assert await socket.recv() == "took 1"
+        # Between two messages the connection has no task and no waiting read.
+        await _until(lambda: app.protocol.queue._task is None)
+        assert app.protocol.queue.qsize() == 0 and not app.protocol.read_paused
+        # A handler that waits: reading stops once READ_AHEAD messages wait for it.
+        await socket.send("wait")
+        for text in burst:
+            await socket.send(text)
+        await socket.send(b"binary")
+        await _until(lambda: app.protocol.read_paused)
+        assert app.protocol.queue.qsize() >= READ_AHEAD
+        app.gate.set()
+        for n in range(2, 3 + len(burst) + 1):
+            assert await socket.recv() == f"took {n}"
+        assert not app.protocol.read_paused  # (read again once they were taken)
+        # False: nothing more is taken, and the application goes on (here: closes).
+        await socket.send("stop")
+        await socket.send("too late")
+        assert await socket.recv() == f"took {len(burst) + 4}"
+        with contextlib.suppress(ConnectionClosed):
+            await socket.recv()
+    assert app.outcome == "done"
+    assert app.received == ["first", "wait", *burst, b"binary", "stop"]
+    assert app.most_running == 1
+
+
+async def test_a_handlers_error_ends_the_taking_with_that_error() -> None:
+    app = TakingApp(fail_on="bad")
+    async with serving(app) as url, connect(url, compression=None) as socket:
+        await socket.send("good")
+        assert await socket.recv() == "took 1"
+        await socket.send("bad")
+        await socket.send("never")
+        with contextlib.suppress(ConnectionClosed):
+            await socket.recv()
+    assert app.outcome == "cannot take 'bad'"
+    assert app.received == ["good"]
+
+
+async def test_a_client_that_goes_ends_the_taking() -> None:
+    app = TakingApp()
+    async with serving(app) as url:
+        async with connect(url, compression=None) as socket:
+            await socket.send("hello")
+            assert await socket.recv() == "took 1"
+        await _until(lambda: app.outcome is not None)
+    assert app.outcome == "done"
+    assert app.received == ["hello"]

@@ -23,13 +23,27 @@ the application takes it, which is two changes of the socket's registration with
 can make the server hold, without those changes for a client that sends a message and waits
 for its answer, as the room's clients do. Everything else (the handshake, pings, the closing
 handshake) is uvicorn's.
+
+Taking messages: through ASGI, a connection waiting for its next message is a chain of
+coroutines (Starlette's ``receive``, uvicorn's, the queue's ``get``) and a future, made anew
+for every message and alive until the next one comes, a second or more later. With thousands
+of players those were most of the young objects that every freeze of the cycle collector walks
+(server/collector.py): at the 400 ms stress, about 19,500 of the 49,883 young objects at one
+freeze were the waiting reads of 3,245 connections (three coroutines, a future, its iterator and
+its callback each; issue 20, stop 44). So the protocol also offers, under
+:data:`TAKE_MESSAGES`, to hand each message to the application's handler itself: a connection
+then waits for nothing between messages, and a task runs only while there are messages to
+handle, one at a time and in order (:class:`_Mailbox`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import struct
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+from uvicorn._types import ASGIReceiveEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import OPEN
@@ -38,6 +52,14 @@ SEND_NOW = "rummyhall.send_now"
 """The scope extension holding :meth:`RoomWebSocketProtocol.send_now` (``bytes -> bool``)."""
 
 SendNow = Callable[[bytes], bool]
+
+TAKE_MESSAGES = "rummyhall.take_messages"
+"""The scope extension holding :meth:`RoomWebSocketProtocol.take_messages`."""
+
+Handler = Callable[[str | bytes], Awaitable[bool]]
+"""Handles one message (text as ``str``, binary as ``bytes``); says whether to take more."""
+
+TakeMessages = Callable[[Handler], "asyncio.Future[None]"]
 
 READ_AHEAD = 8
 """Messages a connection may have waiting for the application before its socket is no longer
@@ -60,8 +82,89 @@ def text_frame(payload: bytes) -> bytes:
     return _LONG.pack(_TEXT_FIN, 127, size) + payload
 
 
+class _Mailbox(asyncio.Queue[ASGIReceiveEvent]):
+    """uvicorn's queue of a connection's events (it puts every message and the disconnect
+    there), which, once a handler takes them (:meth:`take`), hands each message to it instead:
+    one task handles the messages waiting, in order, and ends when none is left."""
+
+    def __init__(self, protocol: RoomWebSocketProtocol) -> None:
+        super().__init__()
+        self.protocol: RoomWebSocketProtocol | None = protocol
+        """(let go when the connection is lost: the protocol holds this queue)"""
+        self._handler: Handler | None = None
+        self._done: asyncio.Future[None] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def take(self, handler: Handler) -> asyncio.Future[None]:
+        """Hand every message from now on (and those queued already) to ``handler``; the
+        future is done when the connection is gone or the handler said to stop (it holds what
+        the handler raised, if it raised). Cancelling the future stops the handling."""
+        self._done = done = asyncio.get_running_loop().create_future()
+        self._handler = handler
+        done.add_done_callback(self._stop)
+        self._run()
+        return done
+
+    def _put(self, item: ASGIReceiveEvent) -> None:
+        # (asyncio.Queue's hook for subclasses, under put_nowait)
+        if self._done is None:
+            super()._put(item)
+        elif not self._done.done():  # (else nobody takes it: dropped)
+            super()._put(item)
+            self._run()
+
+    def _run(self) -> None:
+        if self._task is None and self._handler is not None and not self.empty():
+            self._task = asyncio.get_running_loop().create_task(self._handle())
+
+    async def _handle(self) -> None:
+        done, handler = self._done, self._handler
+        assert done is not None and handler is not None
+        try:
+            while not self.empty() and not done.done():
+                event = self.get_nowait()
+                protocol = self.protocol
+                if self.empty() and protocol is not None and protocol.read_paused:
+                    protocol.read_paused = False
+                    protocol.transport.resume_reading()
+                if event["type"] != "websocket.receive":  # (the disconnect)
+                    done.set_result(None)
+                    break
+                text = event.get("text")
+                more = await handler(text if text is not None else event.get("bytes") or b"")
+                if not more and not done.done():
+                    done.set_result(None)
+        except BaseException as error:
+            if not done.done():
+                if isinstance(error, asyncio.CancelledError):
+                    done.cancel()
+                else:
+                    done.set_exception(error)
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            self._task = None
+            # The handler's exception holds this frame, and the frame the future: a ring.
+            del done, handler
+
+    def _stop(self, _: Any) -> None:
+        """Done: nothing more is handed on, and the handler is let go of (it holds the
+        connection's scope, which holds the protocol, which holds this queue: a ring)."""
+        self._handler = None
+        while not self.empty():
+            self.get_nowait()
+        task = self._task
+        if task is not None:
+            task.cancel()  # (the connection's task was cancelled: so is its handling)
+
+
 class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol with :meth:`send_now` in each connection's scope."""
+    """uvicorn's sans-I/O WebSocket protocol with :meth:`send_now` and :meth:`take_messages` in
+    each connection's scope."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue: _Mailbox = _Mailbox(self)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
@@ -69,6 +172,13 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = self.__dict__.get("scope")
         if scope is not None:
             scope["extensions"][SEND_NOW] = self.send_now
+            scope["extensions"][TAKE_MESSAGES] = self.take_messages
+
+    def take_messages(self, handler: Handler) -> asyncio.Future[None]:
+        """From now on, hand each message to ``handler`` (``await``-ed, one at a time, in
+        order) instead of queueing it for ASGI's ``receive``; returns a future done when the
+        connection has closed, or ``handler`` said False, or raised (the future holds that)."""
+        return self.queue.take(handler)
 
     def send_receive_event_to_app(self) -> None:
         if self.read_paused or self.queue.qsize() + 1 >= READ_AHEAD:
@@ -89,6 +199,8 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = self.__dict__.get("scope")
         if scope is not None:
             scope["extensions"].pop(SEND_NOW, None)
+            scope["extensions"].pop(TAKE_MESSAGES, None)
+        self.queue.protocol = None
 
     def send_now(self, payload: bytes) -> bool:
         """Write a text message's frame to the socket's buffer at once, and say True; or, if

@@ -31,7 +31,7 @@ from rummyhall.server.errors import RoomError
 from rummyhall.server.hub import Hub, Watching
 from rummyhall.server.open_sockets import OpenSockets
 from rummyhall.server.settings import Settings
-from rummyhall.server.socket_protocol import SEND_NOW, SendNow
+from rummyhall.server.socket_protocol import SEND_NOW, TAKE_MESSAGES, SendNow, TakeMessages
 from rummyhall.server.wire import Act, ClientMessage, Leave, Ping, Sit, Unwatch, Watch
 
 log = logging.getLogger(__name__)
@@ -252,39 +252,30 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     sockets.add(account.id, websocket.cookies.get(settings.cookie_name, ""), signed_out)
     hub.metrics.connections.inc()
     watching: dict[int, Watching] = {}
-    limit = RateLimit(settings.rate_per_second, settings.rate_burst)
+    messages = _Messages(
+        connection,
+        hub,
+        settings,
+        watching,
+        RateLimit(settings.rate_per_second, settings.rate_burst),
+    )
     try:
         # A connection closed for reading too slowly ends when its client goes (or is gone).
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            text = frame.get("text")
-            if text is None:
-                data = frame.get("bytes") or b""
-                text = (
-                    data.decode("utf-8", "replace")
-                    if len(data) <= settings.max_message_bytes
-                    else None
-                )
-            if not limit.allow():
-                hub.metrics.error("rate_limited")
-                connection.send(
-                    error("rate_limited", "too many messages; slow down", cid=_cid_of(text))
-                )
-                if limit.refused > 4 * settings.rate_burst:
-                    await websocket.close(CLOSE_ABUSE, "too many messages")
+        take_messages: TakeMessages | None = websocket.scope.get("extensions", {}).get(
+            TAKE_MESSAGES
+        )
+        if take_messages is not None:
+            # The room's own protocol hands each message to ``take`` as it comes: nothing
+            # waits for the next one (server/socket_protocol.py).
+            await take_messages(messages.take)
+        else:
+            while True:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
                     break
-                continue
-            if text is None or len(text.encode()) > settings.max_message_bytes:
-                hub.metrics.error("too_large")
-                connection.send(
-                    error(
-                        "too_large", f"messages are limited to {settings.max_message_bytes} bytes"
-                    )
-                )
-                continue
-            await _handle(text, connection, hub, watching)
+                text = frame.get("text")
+                if not await messages.take(text if text is not None else frame.get("bytes") or b""):
+                    break
     except WebSocketDisconnect:
         pass
     finally:
@@ -293,6 +284,55 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             table.unwatch(connection)
         connection.stop()
         hub.metrics.connections.dec()
+
+
+class _Messages:
+    """What a connection's messages are handed to, one at a time (its endpoint's state)."""
+
+    __slots__ = ("connection", "hub", "limit", "settings", "watching")
+
+    def __init__(
+        self,
+        connection: Connection,
+        hub: Hub,
+        settings: Settings,
+        watching: dict[int, Watching],
+        limit: RateLimit,
+    ) -> None:
+        self.connection = connection
+        self.hub = hub
+        self.settings = settings
+        self.watching = watching
+        self.limit = limit
+
+    async def take(self, message: str | bytes) -> bool:
+        """One message of the client's; False when the connection is to be closed."""
+        connection, hub, settings = self.connection, self.hub, self.settings
+        if isinstance(message, str):
+            text: str | None = message
+        else:
+            text = (
+                message.decode("utf-8", "replace")
+                if len(message) <= settings.max_message_bytes
+                else None
+            )
+        if not self.limit.allow():
+            hub.metrics.error("rate_limited")
+            connection.send(
+                error("rate_limited", "too many messages; slow down", cid=_cid_of(text))
+            )
+            if self.limit.refused > 4 * settings.rate_burst:
+                await connection.websocket.close(CLOSE_ABUSE, "too many messages")
+                return False
+            return True
+        if text is None or len(text.encode()) > settings.max_message_bytes:
+            hub.metrics.error("too_large")
+            connection.send(
+                error("too_large", f"messages are limited to {settings.max_message_bytes} bytes")
+            )
+            return True
+        await _handle(text, connection, hub, self.watching)
+        return True
 
 
 async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
@@ -324,7 +364,8 @@ async def _handle(
             old = watching.pop(message.table, None)
             if old is not None:
                 old.unwatch(connection)
-            # (the loop's finally, which unwatches, cannot run while this waits: same task)
+            # (the endpoint's finally, which unwatches, runs after this: a connection's
+            # messages are handled one at a time, and its end comes after them)
             watching[message.table] = await hub.watch(message.table, connection)
         elif isinstance(message, Unwatch):
             actor_or_none = watching.pop(message.table, None)
