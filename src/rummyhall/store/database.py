@@ -102,7 +102,7 @@ account, the accounts' balances), so a thousand live tables keep thousands of pa
 did not hold them: the writer read pages back from the write-ahead log, a system call and a
 search of the log's index each, on the event loop's thread (at 400 tables 0.55 such reads per
 message sent, 0.11 with this cache; at the 400 ms stress its statements took 11.0% and 11.1% of
-the server's samples, 7.6% and 7.9% with it; issue 20, stop 45)."""
+the server's samples in two runs, 7.9% with it; issue 20, stop 45)."""
 
 # Any constant will do; it only has to be the same in every process migrating the same database.
 _PG_MIGRATION_LOCK = 0x52554D4D59  # "RUMMY"
