@@ -104,6 +104,14 @@ search of the log's index each, on the event loop's thread (at 400 tables 0.55 s
 message sent, 0.11 with this cache; at the 400 ms stress its statements took 11.0% and 11.1% of
 the server's samples in two runs, 7.9% with it; issue 20, stop 45)."""
 
+SQLITE_PRAGMAS = (
+    "synchronous=FULL",
+    "foreign_keys=ON",
+    NO_AUTOCHECKPOINT,  # (store/checkpoints.py: a thread of the Database does them)
+)
+"""What every connection of the room sets, the table writer's own included (docs/storage.md):
+a commit is on disk before anyone is told, foreign keys are checked, and no commit checkpoints."""
+
 # Any constant will do; it only has to be the same in every process migrating the same database.
 _PG_MIGRATION_LOCK = 0x52554D4D59  # "RUMMY"
 
@@ -541,13 +549,7 @@ class Database:
             # Autocommit mode (isolation_level None): the BEGIN and COMMIT are ours. Used from
             # the loop's thread and the commit thread in turn, never at once (the write lock).
             raw = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            for pragma in (
-                "busy_timeout=0",
-                f"cache_size=-{WRITER_CACHE_KIB}",
-                "synchronous=FULL",
-                "foreign_keys=ON",
-                NO_AUTOCHECKPOINT,
-            ):
+            for pragma in ("busy_timeout=0", f"cache_size=-{WRITER_CACHE_KIB}", *SQLITE_PRAGMAS):
                 raw.execute(f"PRAGMA {pragma}")
             self._raw = raw
         return self._raw
@@ -634,11 +636,7 @@ def _install_sqlite_hooks(sync_engine: Engine, *, on_loop: bool) -> None:
         # anyone is told, so an acknowledged action survives a power cut, not just a crash.
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         _switch_to_wal(cursor, on_loop=on_loop)
-        for pragma in (
-            "synchronous=FULL",
-            "foreign_keys=ON",
-            NO_AUTOCHECKPOINT,  # (store/checkpoints.py: a thread of the Database does them)
-        ):
+        for pragma in SQLITE_PRAGMAS:
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
