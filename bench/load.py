@@ -537,8 +537,13 @@ def _serve(args: Any, port: int, data: Path, db: str, *extra: str) -> subprocess
          # thousands of guests from one address: the sign-in limits would refuse most of them
          "--no-auth-limits", *extra],
         stdout=subprocess.DEVNULL, stderr=open(data / "server.log", "wb"),
-        env={**os.environ, "PYTHONPATH": str(args.src.resolve())} if args.src else None,
+        env=_src_env(args),
     )  # fmt: skip
+
+
+def _src_env(args: Any) -> dict[str, str] | None:
+    """The environment that runs the room's code from ``--src`` (None: this checkout's)."""
+    return {**os.environ, "PYTHONPATH": str(args.src.resolve())} if args.src else None
 
 
 def _healthy(url: str, server: subprocess.Popen[bytes] | None = None) -> None:
@@ -865,11 +870,13 @@ def run(args: Any, tables: int, echo: list[float], nodes: int | None = None) -> 
         print(f"  refused: {errors}")
     if failed:
         print(f"  client failures: {failed} e.g. {results[0]['failures'][:2]}")
+    audit_started = time.perf_counter()
     audit = subprocess.run(
         [sys.executable, "-m", "rummyhall.cli", "audit", "--database", db],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, env=_src_env(args),  # (its schema's code)
     )  # fmt: skip
-    print("  audit after the run: " + ("clean" if audit.returncode == 0 else "PROBLEMS"))
+    print("  audit after the run: " + ("clean" if audit.returncode == 0 else "PROBLEMS")
+          + f" (the command took {time.perf_counter() - audit_started:.1f} s)")  # fmt: skip
     if audit.returncode != 0:
         print(audit.stdout + audit.stderr)
     shutil.rmtree(data, ignore_errors=True)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import event, select, text
 
 from rummyhall import catalog, cli
 from rummyhall.economy import ledger, wallets
@@ -124,6 +125,49 @@ async def test_practice_tables_are_counted_with_practice_chips(db: Database) -> 
     assert (practice.at_tables, practice.house) == (290, 10)
     assert practice.in_wallets == 3 * wallets.PRACTICE_CHIPS - 300
     assert report.at_tables == 1970  # the real chips' tables did not change
+
+
+async def test_a_table_account_is_known_by_its_table_id_as_a_number(db: Database) -> None:
+    # An account whose middle part only starts like a table's id belongs to no table: its chips
+    # are real chips, not those of the practice table whose id it starts with.
+    await populate(db)
+    async with db.transaction() as session:
+        practice = await store_tables.create_table(
+            session, game=PRACTICE_ROOM.game, room=PRACTICE_ROOM.key,
+            config=PRACTICE_ROOM.to_json(),
+        )  # fmt: skip
+        await transfer(session, "odd", [("mint", -40), (f"table:{practice}x:pot", 40)], kind="test")
+    report = await run_audit(db)
+    assert report.ok, report.problems
+    assert report.at_tables == 1970 + 40
+    assert report.currencies["practice"].at_tables == 0
+
+
+async def test_the_audit_looks_tables_up_by_id(tmp_path: Path) -> None:
+    # Every statement of the audit finds a ledger account's table through the table's primary
+    # key: joined on the id as text, SQLite scanned all tables for every posting, and the audit
+    # of a thousand tables' evening took minutes.
+    db = await Database.open(default_url(tmp_path))
+    statements: list[tuple[str, Any]] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, parameters: Any, *_: object) -> None:
+        statements.append((statement, parameters))
+
+    try:
+        await populate(db)
+        event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+        assert (await run_audit(db)).ok
+        event.remove(db.engine.sync_engine, "before_cursor_execute", seen)
+        plans: list[str] = []
+        async with db.engine.connect() as conn:
+            for statement, parameters in statements:
+                if "game_tables" in statement:
+                    rows = await conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters)
+                    plans += [str(row[3]) for row in rows]
+        assert any("SEARCH game_tables USING INTEGER PRIMARY KEY" in line for line in plans)
+        assert not [line for line in plans if line.startswith("SCAN game_tables")]
+    finally:
+        await db.close()
 
 
 async def test_chips_that_change_currency_are_found(db: Database) -> None:

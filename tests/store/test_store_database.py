@@ -59,7 +59,7 @@ async def test_fresh_database_upgrades_to_head(db_url: str) -> None:
     try:
         assert await db.revision() is None
         await db.migrate()
-        assert await db.revision() == head_revision() == "0007"
+        assert await db.revision() == head_revision() == "0008"
         async with db.engine.connect() as conn:
             names = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
         assert names == TABLES | {"alembic_version"}

@@ -23,9 +23,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from sqlalchemy import String, and_, case, cast, distinct, func, make_url, or_, select
+from sqlalchemy import Integer, and_, case, cast, distinct, func, make_url, or_, select
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
 
 from rummyhall.economy.ledger import CHIPS, CURRENCIES
 from rummyhall.store.database import Database, DatabaseError, head_revision
@@ -154,10 +155,19 @@ def _classified(dialect: str) -> Any:
     chips); other accounts are known by their names."""
     accounts = LedgerAccountModel
     name = accounts.name
+    # The table's id, as a number, so that the join below is a lookup by primary key: joined on
+    # text instead, SQLite scanned every table for each account (each posting, in check 4), and
+    # a large ledger took minutes. A name whose second part is not a number names no table.
+    is_number: ColumnElement[bool]
     if dialect == "postgresql":
-        table_id = func.split_part(name, ":", 2)
+        part = func.split_part(name, ":", 2)
+        is_number = part.op("~", is_comparison=True)("^[0-9]{1,9}$")
     else:
-        table_id = func.substr(name, 7, func.instr(func.substr(name, 7), ":") - 1)
+        part = func.substr(name, 7, func.instr(func.substr(name, 7), ":") - 1)
+        is_number = and_(
+            func.length(part).between(1, 9), part.op("NOT GLOB", is_comparison=True)("*[^0-9]*")
+        )
+    table_id = case((is_number, cast(part, Integer)), else_=None)
     is_table = name.startswith("table:", autoescape=True)
     table_currency = func.coalesce(GameTableModel.config["currency"].as_string(), CHIPS.key)
     others = [found for found in CURRENCIES.values() if found is not CHIPS]
@@ -195,7 +205,7 @@ def _classified(dialect: str) -> Any:
             role.label("role"),
         )
         .select_from(accounts)
-        .outerjoin(GameTableModel, and_(is_table, cast(GameTableModel.id, String) == table_id))
+        .outerjoin(GameTableModel, and_(is_table, GameTableModel.id == table_id))
         .subquery()
     )
 

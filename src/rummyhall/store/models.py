@@ -151,8 +151,10 @@ class LedgerPostingModel(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
 
 
-# An account's history, newest first, without scanning other accounts' postings.
-Index("ix_ledger_postings_account_history", LedgerPostingModel.account, LedgerPostingModel.id)
+# No index by account (revision 0008 dropped it): nothing reads one account's postings (a
+# player's story is their chip flows and hands; the audit reads the postings whole), and every
+# action of a live table posts to its seat and pot accounts, so such an index cost a page write
+# for each posting, the largest share of the log's pages at a thousand tables.
 
 
 # --- tables, their logs, finished hands -------------------------------------------------------
@@ -220,7 +222,8 @@ class HandModel(Base):
     __tablename__ = "hands"
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    # (found by table through ux_hands_table_seq below, which leads with it)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
     game: Mapped[str] = mapped_column(String(40))
     seq_start: Mapped[int | None] = mapped_column(Integer)
     seq: Mapped[int | None] = mapped_column(Integer)
