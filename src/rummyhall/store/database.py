@@ -96,13 +96,14 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 WRITER_CACHE_KIB = 65_536
 """The page cache of the table writer's own SQLite connection (SQLite's default is 2 MiB; the
-cache grows to this only as pages are used). Each action of a live table changes four B-trees
-at a place of that table's own (the log's key, the ledger's transaction keys, its postings by
-account, the accounts' balances), so a thousand live tables keep thousands of pages hot. 2 MiB
-did not hold them: the writer read pages back from the write-ahead log, a system call and a
-search of the log's index each, on the event loop's thread (at 400 tables 0.55 such reads per
-message sent, 0.11 with this cache; at the 400 ms stress its statements took 11.0% and 11.1% of
-the server's samples in two runs, 7.9% with it; issue 20, stop 45)."""
+cache grows to this only as pages are used). Each action of a live table changes B-trees at a
+place of that table's own (the log's key, the ledger's transaction keys, the accounts' balances;
+until revision 0008 its postings by account too), so a thousand live tables keep thousands of
+pages hot. 2 MiB did not hold them: the writer read pages back from the write-ahead log, a
+system call and a search of the log's index each, on the event loop's thread (at 400 tables 0.55
+such reads per message sent, 0.11 with this cache; at the 400 ms stress its statements took
+11.0% and 11.1% of the server's samples in two runs, 7.9% with it; issue 20, stop 45, with the
+postings' index still there)."""
 
 SQLITE_PRAGMAS = (
     "synchronous=FULL",
